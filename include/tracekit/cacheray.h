@@ -1,0 +1,138 @@
+/* tracekit — Cacheray traces: memory accesses plus run-time type annotations.
+ * Spec: docs/formats/cacheray.md. */
+#ifndef TRACEKIT_CACHERAY_H
+#define TRACEKIT_CACHERAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <tracekit/error.h>
+#include <tracekit/input.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tk_cacheray_type {
+    TK_CR_READ = 0x00,
+    TK_CR_WRITE = 0x01,
+    TK_CR_RTTA_ADD = 0x02,
+    TK_CR_RTTA_REMOVE = 0x03
+} tk_cacheray_type;
+
+enum {
+    TK_CR_ATOMIC = 0x40,    /* flag bits on READ/WRITE tags */
+    TK_CR_UNALIGNED = 0x80,
+    TK_CR_FLAG_MASK = 0xC0
+};
+
+typedef enum tk_endian {
+    TK_ENDIAN_AUTO = 0,
+    TK_ENDIAN_LITTLE = 1,
+    TK_ENDIAN_BIG = 2
+} tk_endian;
+
+/* Encoded sizes. */
+enum {
+    TK_CR_ACCESS_SIZE = 18,
+    TK_CR_RTTA_ADD_FIXED = 29, /* plus the type name's bytes */
+    TK_CR_RTTA_REMOVE_SIZE = 17
+};
+
+typedef struct tk_cacheray_record {
+    tk_cacheray_type type;
+    uint8_t flags;          /* TK_CR_ATOMIC | TK_CR_UNALIGNED (READ/WRITE) */
+    uint8_t size;           /* READ/WRITE: bytes accessed */
+    uint64_t addr;          /* accessed address, or region start */
+    uint64_t thread;
+    uint32_t elemsize;      /* RTTA_ADD */
+    uint32_t elemcount;     /* RTTA_ADD */
+    uint32_t typename_len;  /* RTTA_ADD */
+    const char *type_name;  /* RTTA_ADD; not NUL-terminated; points into the
+                               input and is valid until the next read */
+} tk_cacheray_record;
+
+/* ---- reading */
+typedef struct tk_cacheray_reader tk_cacheray_reader;
+
+/* `endian` TK_ENDIAN_AUTO detects the byte order from the first records
+ * (see tk_cacheray_detect_endian). The reader borrows `in`. */
+tk_cacheray_reader *tk_cacheray_reader_new(tk_input *in, tk_endian endian,
+                                           tk_error *err);
+void tk_cacheray_reader_free(tk_cacheray_reader *r);
+tk_endian tk_cacheray_reader_endian(const tk_cacheray_reader *r);
+
+/* 1 = a record was read, 0 = clean end of input, -1 = error (`err` set with
+ * the record's offset and index; reading cannot continue). Structural checks
+ * only: unknown tags, flags on RTTA records, truncation. */
+int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
+                     tk_error *err);
+
+/* Offset of the next byte the reader would read: after the last record,
+ * the size of the trace. */
+uint64_t tk_cacheray_reader_tell(const tk_cacheray_reader *r);
+
+/* Offset and index of the record last returned. */
+uint64_t tk_cacheray_reader_offset(const tk_cacheray_reader *r);
+uint64_t tk_cacheray_reader_index(const tk_cacheray_reader *r);
+
+/* Guess the byte order of a trace from its first `n` bytes: decode the
+ * records both ways and score how plausible the values are (user-space
+ * canonical addresses, small thread ids, short printable type names).
+ * Ties go to little-endian, the order of every known producer. */
+tk_endian tk_cacheray_detect_endian(const uint8_t *data, size_t n);
+
+/* ---- checking: live RTTA regions and questionable records */
+typedef enum tk_cacheray_warning_kind {
+    TK_CRW_ZERO_SIZE = 1,       /* READ/WRITE of 0 bytes */
+    TK_CRW_REMOVE_UNKNOWN,      /* RTTA_REMOVE with no live region there */
+    TK_CRW_OVERLAP,             /* RTTA_ADD overlapping a live region */
+    TK_CRW_EMPTY_REGION,        /* RTTA_ADD with elemsize or elemcount 0 */
+    TK_CRW_REGION_WRAPS         /* RTTA_ADD region past the address space */
+} tk_cacheray_warning_kind;
+
+typedef struct tk_cacheray_warning {
+    tk_cacheray_warning_kind kind;
+    uint64_t offset, record;
+    uint64_t addr;              /* the record's address */
+    uint64_t other_addr;        /* OVERLAP: start of the region overlapped */
+    const char *code;           /* stable name: "zero-size", "overlap", ... */
+    const char *message;        /* fixed text for the kind */
+} tk_cacheray_warning;
+
+typedef struct tk_cacheray_checker tk_cacheray_checker;
+tk_cacheray_checker *tk_cacheray_checker_new(void);
+void tk_cacheray_checker_free(tk_cacheray_checker *c);
+/* Feed one record; returns how many warnings it produced (0..n) and writes
+ * up to `cap` of them to `out`. An overlapping RTTA_ADD ends the regions it
+ * overlaps (the allocator reused the memory without a recorded free).
+ * Returns -1 on allocation failure. */
+int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
+                      uint64_t offset, uint64_t index,
+                      tk_cacheray_warning *out, int cap);
+/* Regions still live. */
+uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c);
+
+/* ---- writing */
+typedef struct tk_cacheray_writer tk_cacheray_writer;
+
+/* `endian` must be TK_ENDIAN_LITTLE or TK_ENDIAN_BIG. Writes go through an
+ * internal buffer to `out` (not closed by free). */
+tk_cacheray_writer *tk_cacheray_writer_new(FILE *out, tk_endian endian,
+                                           tk_error *err);
+/* Rejects records the reader would reject (TK_EUSAGE). */
+tk_status tk_cacheray_write(tk_cacheray_writer *w,
+                            const tk_cacheray_record *rec, tk_error *err);
+tk_status tk_cacheray_writer_flush(tk_cacheray_writer *w, tk_error *err);
+/* Flushes, then frees. Returns the flush status. */
+tk_status tk_cacheray_writer_free(tk_cacheray_writer *w, tk_error *err);
+/* Encode one record into `buf` (at least TK_CR_RTTA_ADD_FIXED +
+ * typename_len bytes); returns its length. */
+size_t tk_cacheray_encode(const tk_cacheray_record *rec, tk_endian endian,
+                          uint8_t *buf);
+
+const char *tk_cacheray_type_name(tk_cacheray_type t); /* "read", ... */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

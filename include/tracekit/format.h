@@ -1,0 +1,72 @@
+/* tracekit — format registry and the commands every format answers. */
+#ifndef TRACEKIT_FORMAT_H
+#define TRACEKIT_FORMAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <tracekit/error.h>
+#include <tracekit/input.h>
+#include <tracekit/sink.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tk_format tk_format;
+typedef struct tk_options tk_options;
+
+/* ---- options: string key/value pairs, validated by the format using them */
+tk_options *tk_options_new(void);
+void tk_options_free(tk_options *o);
+/* Returns TK_ENOMEM on allocation failure. A later set replaces a value. */
+tk_status tk_options_set(tk_options *o, const char *key, const char *value);
+/* NULL when not set. */
+const char *tk_options_get(const tk_options *o, const char *key);
+/* Parse an unsigned number option ("10", "0x10", "4K"); `dflt` when unset. */
+tk_status tk_options_get_u64(const tk_options *o, const char *key,
+                             uint64_t dflt, uint64_t *value, tk_error *err);
+
+/* Common keys:
+ *   "skip", "limit"  dump: records to skip / at most to print
+ *   "strict"         validate: "1" turns warnings into a failure
+ *   "endian"         cacheray: "little", "big" or "auto" (reading and writing)
+ */
+
+/* ---- registry */
+size_t tk_format_count(void);
+const tk_format *tk_format_at(size_t i);
+const tk_format *tk_format_find(const char *name); /* NULL if unknown */
+const char *tk_format_name(const tk_format *f);
+const char *tk_format_description(const tk_format *f);
+
+/* Detect the format of `in` from its first bytes (the position is not
+ * moved). Returns NULL with TK_EMALFORMED when no format matches. */
+const tk_format *tk_format_probe(tk_input *in, tk_error *err);
+
+/* ---- commands. All read `in` from its current position. */
+
+/* Summary of the trace (format, sizes, counts ...) as one document. */
+tk_status tk_info(const tk_format *f, tk_input *in, const tk_options *o,
+                  tk_sink *out, tk_error *err);
+
+/* One sink record per trace record (honours "skip" and "limit"). */
+tk_status tk_dump(const tk_format *f, tk_input *in, const tk_options *o,
+                  tk_sink *out, tk_error *err);
+
+/* Check the whole trace. Structural errors stop and return TK_EMALFORMED;
+ * questionable-but-legal patterns are written to `warnings` as records
+ * (may be NULL) and counted in `*nwarnings`. */
+tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
+                      tk_sink *warnings, uint64_t *nwarnings, tk_error *err);
+
+/* Convert to `target` (a name from tk_format_targets) on `out`. */
+tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
+                     const char *target, FILE *out, tk_error *err);
+
+/* NULL-terminated list of conversion target names. */
+const char *const *tk_format_targets(const tk_format *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

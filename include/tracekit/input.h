@@ -1,0 +1,56 @@
+/* tracekit — byte input: mmap'd files, stdin/pipes and memory behind one API. */
+#ifndef TRACEKIT_INPUT_H
+#define TRACEKIT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tracekit/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tk_input tk_input;
+
+/* Open a file; "-" means standard input. Regular files are memory-mapped,
+ * anything else (pipes, terminals, character devices) is read through a
+ * growing buffer. Returns NULL and fills `err` on failure. */
+tk_input *tk_input_open(const char *path, tk_error *err);
+
+/* Read from an already open descriptor (not closed by tk_input_close). */
+tk_input *tk_input_from_fd(int fd, const char *name, tk_error *err);
+
+/* Read from caller-owned memory, which must outlive the input. */
+tk_input *tk_input_from_memory(const void *data, size_t size, const char *name,
+                               tk_error *err);
+
+void tk_input_close(tk_input *in);
+
+/* The name given at open ("-" shows as "<stdin>"). */
+const char *tk_input_name(const tk_input *in);
+
+/* Total size in bytes, or -1 when unknown (pipes). */
+int64_t tk_input_size(const tk_input *in);
+
+/* Byte offset of the current position from the start of the input. */
+uint64_t tk_input_offset(const tk_input *in);
+
+/* Make at least `want` bytes from the current position readable without
+ * copying and point `*data` at them. Returns how many bytes are readable
+ * (more than `want` is common, fewer only at end of input), or -1 on an I/O
+ * error (with `err` filled). The pointer stays valid until the next call to
+ * tk_input_window, tk_input_advance or tk_input_rewind. */
+int64_t tk_input_window(tk_input *in, size_t want, const uint8_t **data,
+                        tk_error *err);
+
+/* Move the current position forward by `n` bytes (n <= last window). */
+void tk_input_advance(tk_input *in, size_t n);
+
+/* Go back to offset 0. Always possible before the first advance (probing
+ * peeks without advancing); afterwards only for files and memory. */
+tk_status tk_input_rewind(tk_input *in, tk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

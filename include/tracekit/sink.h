@@ -1,0 +1,67 @@
+/* tracekit — structured output shared by every format and command.
+ *
+ * Callers describe values (objects, arrays, numbers, strings) once; the sink
+ * renders them as aligned human text or as JSON. Top-level values become one
+ * JSON line each, so a stream of records is JSON Lines and a single document
+ * is one JSON value.
+ *
+ * Text rendering: a top-level object opened with tk_sink_record_begin is one
+ * line of `key=value` fields (fields marked TK_SINK_BARE print their value
+ * only); a document object prints `key: value` lines, nested objects indent,
+ * and an array of flat objects prints as a table with a header row. */
+#ifndef TRACEKIT_SINK_H
+#define TRACEKIT_SINK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <tracekit/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tk_sink tk_sink;
+
+typedef enum tk_sink_style {
+    TK_SINK_TEXT = 0,
+    TK_SINK_JSON = 1
+} tk_sink_style;
+
+/* Field flags. */
+enum {
+    TK_SINK_HEX = 1u << 0,  /* text: print integers as 0x...; JSON: a number */
+    TK_SINK_BARE = 1u << 1  /* text records: print the value without "key=" */
+};
+
+/* Write to `out` (not closed by tk_sink_free). */
+tk_sink *tk_sink_new(FILE *out, tk_sink_style style);
+tk_sink_style tk_sink_get_style(const tk_sink *s);
+
+/* Flush; returns TK_EIO (with `err`) if any write failed. */
+tk_status tk_sink_finish(tk_sink *s, tk_error *err);
+void tk_sink_free(tk_sink *s);
+
+/* `key` is the member name inside an object and ignored elsewhere (NULL). */
+void tk_sink_object_begin(tk_sink *s, const char *key);
+void tk_sink_object_end(tk_sink *s);
+void tk_sink_array_begin(tk_sink *s, const char *key);
+void tk_sink_array_end(tk_sink *s);
+/* A top-level object rendered on one text line (a dump record). */
+void tk_sink_record_begin(tk_sink *s);
+void tk_sink_record_end(tk_sink *s);
+
+void tk_sink_u64(tk_sink *s, const char *key, uint64_t v, unsigned flags);
+void tk_sink_i64(tk_sink *s, const char *key, int64_t v);
+void tk_sink_f64(tk_sink *s, const char *key, double v);
+void tk_sink_bool(tk_sink *s, const char *key, int v);
+void tk_sink_null(tk_sink *s, const char *key);
+/* Bytes need not be NUL-terminated or valid UTF-8 (JSON replaces bad bytes
+ * with U+FFFD, text shows them as \xNN). */
+void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
+                 unsigned flags);
+void tk_sink_cstr(tk_sink *s, const char *key, const char *v, unsigned flags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,24 @@
+/* tracekit — read, validate, write, convert and analyze execution traces. */
+#ifndef TRACEKIT_TRACEKIT_H
+#define TRACEKIT_TRACEKIT_H
+
+#define TRACEKIT_VERSION_MAJOR 0
+#define TRACEKIT_VERSION_MINOR 1
+#define TRACEKIT_VERSION_PATCH 0
+#define TRACEKIT_VERSION_STRING "0.1.0"
+
+#include <tracekit/error.h>
+#include <tracekit/input.h>
+#include <tracekit/sink.h>
+#include <tracekit/output.h>
+#include <tracekit/format.h>
+#include <tracekit/cacheray.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+const char *tk_version(void);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Install the Debian packages tracekit needs to build and test, skipping
+# those already installed. Usage: scripts/deps.sh [build|test|fuzz|bench]...
+set -eu
+
+want="cmake make gcc pkg-config libbsd-dev"
+for role in "$@"; do
+    case "$role" in
+    build) ;;
+    test) want="$want libcmocka-dev" ;;
+    fuzz) want="$want clang libclang-rt-14-dev" ;;
+    bench) want="$want time" ;;
+    *) echo "deps.sh: unknown role '$role'" >&2; exit 2 ;;
+    esac
+done
+
+missing=""
+for pkg in $want; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $pkg"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "deps.sh: missing packages:$missing (run as root, or install them)" >&2
+    exit 2
+fi
+echo "deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

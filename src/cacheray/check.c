@@ -1,0 +1,173 @@
+/* Cacheray semantic checks: the set of live RTTA regions (an ordered tree of
+ * disjoint intervals) and questionable-but-legal records. */
+#include <stdlib.h>
+
+/* libbsd leaves __unused undefined (Debian #522773) but tree.h uses it. */
+#define __unused __attribute__((unused))
+#include <bsd/sys/tree.h>
+
+#include <tracekit/cacheray.h>
+
+typedef struct region {
+    RB_ENTRY(region) link;
+    uint64_t start, end; /* [start, end); end == start for empty regions */
+} region;
+
+static int region_cmp(const region *a, const region *b)
+{
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+RB_HEAD(region_tree, region);
+
+RB_GENERATE_STATIC(region_tree, region, link, region_cmp)
+#undef __unused
+
+struct tk_cacheray_checker {
+    struct region_tree live;
+    uint64_t nlive;
+};
+
+tk_cacheray_checker *tk_cacheray_checker_new(void)
+{
+    tk_cacheray_checker *c = calloc(1, sizeof *c);
+    if (c)
+        RB_INIT(&c->live);
+    return c;
+}
+
+void tk_cacheray_checker_free(tk_cacheray_checker *c)
+{
+    if (!c)
+        return;
+    region *r, *next;
+    for (r = RB_MIN(region_tree, &c->live); r; r = next) {
+        next = RB_NEXT(region_tree, &c->live, r);
+        RB_REMOVE(region_tree, &c->live, r);
+        free(r);
+    }
+    free(c);
+}
+
+uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c) { return c->nlive; }
+
+static const char *warning_code(tk_cacheray_warning_kind k)
+{
+    switch (k) {
+    case TK_CRW_ZERO_SIZE: return "zero-size";
+    case TK_CRW_REMOVE_UNKNOWN: return "remove-unknown";
+    case TK_CRW_OVERLAP: return "overlap";
+    case TK_CRW_EMPTY_REGION: return "empty-region";
+    case TK_CRW_REGION_WRAPS: return "region-wraps";
+    }
+    return "warning";
+}
+
+static const char *warning_text(tk_cacheray_warning_kind k)
+{
+    switch (k) {
+    case TK_CRW_ZERO_SIZE: return "access of 0 bytes";
+    case TK_CRW_REMOVE_UNKNOWN: return "rtta_remove with no live region starting there";
+    case TK_CRW_OVERLAP: return "rtta_add overlaps a live region, which it ends";
+    case TK_CRW_EMPTY_REGION: return "rtta_add of an empty region (elemsize or elemcount 0)";
+    case TK_CRW_REGION_WRAPS: return "rtta_add region runs past the end of the address space";
+    }
+    return "warning";
+}
+
+typedef struct warn_out {
+    tk_cacheray_warning *v;
+    int cap, n;
+    uint64_t offset, index, addr;
+} warn_out;
+
+static void warn(warn_out *w, tk_cacheray_warning_kind kind, uint64_t other)
+{
+    if (w->n < w->cap) {
+        tk_cacheray_warning *x = &w->v[w->n];
+        x->kind = kind;
+        x->offset = w->offset;
+        x->record = w->index;
+        x->addr = w->addr;
+        x->other_addr = other;
+        x->code = warning_code(kind);
+        x->message = warning_text(kind);
+    }
+    w->n++;
+}
+
+static int overlaps(const region *r, uint64_t start, uint64_t end)
+{
+    return r->start == start || (r->start < end && start < r->end);
+}
+
+static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
+                      warn_out *w)
+{
+    uint64_t size = (uint64_t)rec->elemsize * rec->elemcount;
+    uint64_t start = rec->addr, end = start + size;
+    if (size == 0)
+        warn(w, TK_CRW_EMPTY_REGION, 0);
+    if (end < start) {
+        warn(w, TK_CRW_REGION_WRAPS, 0);
+        end = UINT64_MAX;
+    }
+    /* End every live region the new one overlaps: the predecessor may
+     * reach into it, successors may start inside it. */
+    region key = {.start = start};
+    region *r = RB_NFIND(region_tree, &c->live, &key);
+    region *prev = r ? RB_PREV(region_tree, &c->live, r) : RB_MAX(region_tree, &c->live);
+    if (prev && overlaps(prev, start, end)) {
+        warn(w, TK_CRW_OVERLAP, prev->start);
+        RB_REMOVE(region_tree, &c->live, prev);
+        free(prev);
+        c->nlive--;
+    }
+    while (r && overlaps(r, start, end)) {
+        region *next = RB_NEXT(region_tree, &c->live, r);
+        warn(w, TK_CRW_OVERLAP, r->start);
+        RB_REMOVE(region_tree, &c->live, r);
+        free(r);
+        c->nlive--;
+        r = next;
+    }
+    region *n = malloc(sizeof *n);
+    if (!n)
+        return -1;
+    n->start = start;
+    n->end = end;
+    RB_INSERT(region_tree, &c->live, n);
+    c->nlive++;
+    return 0;
+}
+
+int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
+                      uint64_t offset, uint64_t index, tk_cacheray_warning *out,
+                      int cap)
+{
+    warn_out w = {out, cap, 0, offset, index, rec->addr};
+    switch (rec->type) {
+    case TK_CR_READ:
+    case TK_CR_WRITE:
+        if (rec->size == 0)
+            warn(&w, TK_CRW_ZERO_SIZE, 0);
+        break;
+    case TK_CR_RTTA_ADD:
+        if (add_region(c, rec, &w) != 0)
+            return -1;
+        break;
+    case TK_CR_RTTA_REMOVE: {
+        region key = {.start = rec->addr};
+        region *r = RB_FIND(region_tree, &c->live, &key);
+        if (!r) {
+            warn(&w, TK_CRW_REMOVE_UNKNOWN, 0);
+        } else {
+            RB_REMOVE(region_tree, &c->live, r);
+            free(r);
+            c->nlive--;
+        }
+        break;
+    }
+    }
+    return w.n;
+}

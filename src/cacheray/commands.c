@@ -1,0 +1,246 @@
+/* Cacheray answers to the common commands: info, dump, validate, convert. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/cacheray.h>
+#include <tracekit/format.h>
+
+#include "cacheray/cacheray_int.h"
+#include "core/bytes.h"
+#include "core/format_ops.h"
+#include "core/hashmap.h"
+
+static tk_status parse_endian(const tk_options *o, const char *key,
+                              tk_endian dflt, tk_endian *out, tk_error *err)
+{
+    const char *v = tk_options_get(o, key);
+    *out = dflt;
+    if (!v || strcmp(v, "auto") == 0)
+        return TK_OK;
+    if (strcmp(v, "little") == 0 || strcmp(v, "le") == 0)
+        *out = TK_ENDIAN_LITTLE;
+    else if (strcmp(v, "big") == 0 || strcmp(v, "be") == 0)
+        *out = TK_ENDIAN_BIG;
+    else
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--%s: expected little, big or auto, not '%s'", key, v);
+    return TK_OK;
+}
+
+tk_cacheray_reader *tk_cr_open(tk_input *in, const tk_options *o, tk_error *err)
+{
+    tk_endian e;
+    if (parse_endian(o, "endian", TK_ENDIAN_AUTO, &e, err) != TK_OK)
+        return NULL;
+    return tk_cacheray_reader_new(in, e, err);
+}
+
+const char *tk_cr_endian_name(tk_endian e)
+{
+    return e == TK_ENDIAN_BIG ? "big" : "little";
+}
+
+/* ---------------------------------------------------------------- dump */
+
+void tk_cr_sink_record(tk_sink *s, const tk_cacheray_record *rec,
+                       uint64_t index, uint64_t offset)
+{
+    tk_sink_record_begin(s);
+    tk_sink_u64(s, "i", index, TK_SINK_BARE);
+    tk_sink_u64(s, "offset", offset, TK_SINK_BARE | TK_SINK_HEX);
+    tk_sink_cstr(s, "type", tk_cacheray_type_name(rec->type), TK_SINK_BARE);
+    tk_sink_u64(s, "addr", rec->addr, TK_SINK_HEX);
+    switch (rec->type) {
+    case TK_CR_READ:
+    case TK_CR_WRITE:
+        tk_sink_u64(s, "size", rec->size, 0);
+        tk_sink_u64(s, "thread", rec->thread, 0);
+        if (tk_sink_get_style(s) == TK_SINK_JSON) {
+            tk_sink_bool(s, "atomic", (rec->flags & TK_CR_ATOMIC) != 0);
+            tk_sink_bool(s, "unaligned", (rec->flags & TK_CR_UNALIGNED) != 0);
+        } else { /* text lines name only the flags that are set */
+            if (rec->flags & TK_CR_ATOMIC)
+                tk_sink_cstr(s, "atomic", "atomic", TK_SINK_BARE);
+            if (rec->flags & TK_CR_UNALIGNED)
+                tk_sink_cstr(s, "unaligned", "unaligned", TK_SINK_BARE);
+        }
+        break;
+    case TK_CR_RTTA_ADD:
+        tk_sink_u64(s, "thread", rec->thread, 0);
+        tk_sink_u64(s, "elemsize", rec->elemsize, 0);
+        tk_sink_u64(s, "elemcount", rec->elemcount, 0);
+        tk_sink_str(s, "typename", rec->type_name, rec->typename_len, 0);
+        break;
+    case TK_CR_RTTA_REMOVE:
+        tk_sink_u64(s, "thread", rec->thread, 0);
+        break;
+    }
+    tk_sink_record_end(s);
+}
+
+static tk_status cr_dump(tk_input *in, const tk_options *o, tk_sink *s,
+                         tk_error *err)
+{
+    uint64_t skip, limit;
+    if (tk_options_get_u64(o, "skip", 0, &skip, err) != TK_OK ||
+        tk_options_get_u64(o, "limit", UINT64_MAX, &limit, err) != TK_OK)
+        return err->status;
+    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    if (!r)
+        return err->status;
+    tk_cacheray_record rec;
+    int rc = 0;
+    uint64_t shown = 0;
+    while (shown < limit && (rc = tk_cacheray_next(r, &rec, err)) > 0) {
+        uint64_t i = tk_cacheray_reader_index(r);
+        if (i < skip)
+            continue;
+        tk_cr_sink_record(s, &rec, i, tk_cacheray_reader_offset(r));
+        shown++;
+    }
+    tk_cacheray_reader_free(r);
+    return shown < limit && rc < 0 ? err->status : TK_OK;
+}
+
+/* ------------------------------------------------------------ validate */
+
+static void sink_warning(tk_sink *s, const tk_cacheray_warning *w)
+{
+    tk_sink_record_begin(s);
+    tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
+    tk_sink_u64(s, "i", w->record, 0);
+    tk_sink_u64(s, "offset", w->offset, TK_SINK_HEX);
+    tk_sink_cstr(s, "code", w->code, 0);
+    tk_sink_u64(s, "addr", w->addr, TK_SINK_HEX);
+    if (w->kind == TK_CRW_OVERLAP)
+        tk_sink_u64(s, "region", w->other_addr, TK_SINK_HEX);
+    tk_sink_cstr(s, "message", w->message, 0);
+    tk_sink_record_end(s);
+}
+
+static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
+                             uint64_t *nwarnings, tk_error *err)
+{
+    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    if (!r)
+        return err->status;
+    tk_cacheray_checker *c = tk_cacheray_checker_new();
+    tk_status st = TK_OK;
+    if (!c) {
+        tk_cacheray_reader_free(r);
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    }
+    tk_cacheray_record rec;
+    tk_cacheray_warning w[4];
+    int rc = 0;
+    while ((rc = tk_cacheray_next(r, &rec, err)) > 0) {
+        /* Accesses of non-zero size are the common case and need no check. */
+        if (rec.type <= TK_CR_WRITE && rec.size)
+            continue;
+        int n = tk_cacheray_check(c, &rec, tk_cacheray_reader_offset(r),
+                                  tk_cacheray_reader_index(r), w, 4);
+        if (n < 0) {
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            break;
+        }
+        *nwarnings += (uint64_t)n;
+        for (int i = 0; s && i < n && i < 4; i++)
+            sink_warning(s, &w[i]);
+    }
+    if (rc < 0)
+        st = err->status;
+    tk_cacheray_checker_free(c);
+    tk_cacheray_reader_free(r);
+    return st;
+}
+
+/* ------------------------------------------------------------- convert */
+
+static const char *const cr_targets[] = {"cacheray", "jsonl", NULL};
+
+static tk_status cr_convert(tk_input *in, const tk_options *o, const char *target,
+                            FILE *out, tk_error *err)
+{
+    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    if (!r)
+        return err->status;
+    tk_status st = TK_OK;
+    tk_cacheray_record rec;
+    int rc = 0;
+    if (strcmp(target, "jsonl") == 0) {
+        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        if (!s) {
+            tk_cacheray_reader_free(r);
+            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        }
+        while ((rc = tk_cacheray_next(r, &rec, err)) > 0)
+            tk_cr_sink_record(s, &rec, tk_cacheray_reader_index(r),
+                              tk_cacheray_reader_offset(r));
+        st = rc < 0 ? err->status : tk_sink_finish(s, err);
+        tk_sink_free(s);
+    } else {
+        tk_endian e;
+        st = parse_endian(o, "out-endian", tk_cacheray_reader_endian(r), &e, err);
+        tk_cacheray_writer *w = st == TK_OK ? tk_cacheray_writer_new(out, e, err) : NULL;
+        if (w) {
+            while (st == TK_OK && (rc = tk_cacheray_next(r, &rec, err)) > 0)
+                st = tk_cacheray_write(w, &rec, err);
+            if (st == TK_OK && rc < 0)
+                st = err->status;
+            tk_error tmp;
+            tk_status fst = tk_cacheray_writer_free(w, &tmp);
+            if (st == TK_OK && fst != TK_OK) {
+                *err = tmp;
+                st = fst;
+            }
+        } else if (st == TK_OK) {
+            st = err->status;
+        }
+    }
+    tk_cacheray_reader_free(r);
+    return st;
+}
+
+/* --------------------------------------------------------------- probe */
+
+/* No magic number: accept input whose first records all decode (in the
+ * detected byte order) and look plausible. Low confidence, so any format
+ * with a signature wins. */
+static int cr_probe(const uint8_t *d, size_t n, int whole)
+{
+    tk_endian e = tk_cacheray_detect_endian(d, n);
+    int big = e == TK_ENDIAN_BIG;
+    size_t i = 0;
+    int records = 0;
+    while (i < n && records < 64) {
+        uint8_t tag = d[i], base = tag & (uint8_t)~TK_CR_FLAG_MASK;
+        size_t len;
+        if (base == TK_CR_READ || base == TK_CR_WRITE) {
+            len = TK_CR_ACCESS_SIZE;
+        } else if (base == TK_CR_RTTA_REMOVE && !(tag & TK_CR_FLAG_MASK)) {
+            len = TK_CR_RTTA_REMOVE_SIZE;
+        } else if (base == TK_CR_RTTA_ADD && !(tag & TK_CR_FLAG_MASK)) {
+            if (n - i < TK_CR_RTTA_ADD_FIXED)
+                break;
+            len = TK_CR_RTTA_ADD_FIXED + (size_t)tk_ld32(d + i + 25, big);
+        } else {
+            return 0;
+        }
+        if (len > n - i) /* cut short: let the reader say where */
+            return whole ? (records ? 20 : 5) : (records ? 20 : 0);
+        i += len;
+        records++;
+    }
+    return records ? 20 : 0;
+}
+
+const struct tk_format tk_fmt_cacheray = {
+    .name = "cacheray",
+    .description = "Cacheray memory-access trace with run-time type annotations",
+    .probe = cr_probe,
+    .info = tk_cr_info,
+    .dump = cr_dump,
+    .validate = cr_validate,
+    .convert = cr_convert,
+    .targets = cr_targets,
+};

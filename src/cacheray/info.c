@@ -1,0 +1,188 @@
+/* `tracekit info` for Cacheray: counts by type, threads, address range and
+ * the RTTA types with their regions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheray/cacheray_int.h"
+#include "core/hashmap.h"
+
+/* Threads listed by id in the summary; more are only counted. */
+#define MAX_LISTED_THREADS 64
+
+typedef struct type_stats {
+    uint64_t count, atomic, unaligned, bytes;
+} type_stats;
+
+typedef struct rtta_stats {
+    uint64_t regions, elements, bytes, removed;
+} rtta_stats;
+
+typedef struct thread_stats {
+    uint64_t records;
+} thread_stats;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_name(const void *a, const void *b, void *names)
+{
+    char **n = names;
+    return strcmp(n[*(const size_t *)a], n[*(const size_t *)b]);
+}
+
+/* Insertion-sort indices by name (type tables are small; qsort_r is not
+ * C11). */
+static void sort_by_name(size_t *idx, size_t n, char **names)
+{
+    for (size_t i = 1; i < n; i++) {
+        size_t v = idx[i], j = i;
+        while (j > 0 && cmp_name(&idx[j - 1], &v, names) > 0) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = v;
+    }
+}
+
+static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
+                 uint64_t records,
+                 const type_stats *by_type, tk_map *threads, uint64_t amin,
+                 uint64_t amax, tk_map *rtta, uint64_t live)
+{
+    static const tk_cacheray_type order[] = {TK_CR_READ, TK_CR_WRITE,
+                                             TK_CR_RTTA_ADD, TK_CR_RTTA_REMOVE};
+    tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "file", tk_input_name(in), 0);
+    tk_sink_cstr(s, "format", "cacheray", 0);
+    tk_sink_cstr(s, "byte_order", tk_cr_endian_name(endian), 0);
+    tk_sink_u64(s, "size", size, 0);
+    tk_sink_u64(s, "records", records, 0);
+    tk_sink_array_begin(s, "by_type");
+    for (size_t i = 0; i < 4; i++) {
+        const type_stats *t = &by_type[order[i]];
+        tk_sink_object_begin(s, NULL);
+        tk_sink_cstr(s, "type", tk_cacheray_type_name(order[i]), 0);
+        tk_sink_u64(s, "count", t->count, 0);
+        if (order[i] <= TK_CR_WRITE) {
+            tk_sink_u64(s, "atomic", t->atomic, 0);
+            tk_sink_u64(s, "unaligned", t->unaligned, 0);
+            tk_sink_u64(s, "bytes", t->bytes, 0);
+        }
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+
+    tk_sink_u64(s, "thread_count", threads->n, 0);
+    uint64_t ids[MAX_LISTED_THREADS];
+    size_t nids = threads->n < MAX_LISTED_THREADS ? threads->n : MAX_LISTED_THREADS;
+    for (size_t i = 0; i < nids; i++)
+        ids[i] = threads->ukeys[i];
+    qsort(ids, nids, sizeof ids[0], cmp_u64);
+    tk_sink_array_begin(s, "threads");
+    for (size_t i = 0; i < nids; i++)
+        tk_sink_u64(s, NULL, ids[i], 0);
+    tk_sink_array_end(s);
+
+    if (amin <= amax) {
+        tk_sink_object_begin(s, "address_range");
+        tk_sink_u64(s, "min", amin, TK_SINK_HEX);
+        tk_sink_u64(s, "max", amax, TK_SINK_HEX);
+        tk_sink_object_end(s);
+    } else {
+        tk_sink_null(s, "address_range");
+    }
+
+    size_t *idx = malloc((rtta->n ? rtta->n : 1) * sizeof *idx);
+    tk_sink_array_begin(s, "rtta_types");
+    if (idx) {
+        for (size_t i = 0; i < rtta->n; i++)
+            idx[i] = i;
+        sort_by_name(idx, rtta->n, rtta->skeys);
+        for (size_t k = 0; k < rtta->n; k++) {
+            size_t i = idx[k];
+            const rtta_stats *r = tk_map_value(rtta, i);
+            tk_sink_object_begin(s, NULL);
+            tk_sink_str(s, "name", rtta->skeys[i], rtta->skey_len[i], 0);
+            tk_sink_u64(s, "regions", r->regions, 0);
+            tk_sink_u64(s, "elements", r->elements, 0);
+            tk_sink_u64(s, "bytes", r->bytes, 0);
+            tk_sink_object_end(s);
+        }
+    }
+    tk_sink_array_end(s);
+    free(idx);
+    tk_sink_u64(s, "live_regions_at_end", live, 0);
+    tk_sink_object_end(s);
+}
+
+tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+{
+    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    if (!r)
+        return err->status;
+    tk_cacheray_checker *live = tk_cacheray_checker_new();
+    type_stats by_type[4];
+    memset(by_type, 0, sizeof by_type);
+    tk_map threads, rtta;
+    tk_map_init(&threads, sizeof(thread_stats));
+    tk_map_init(&rtta, sizeof(rtta_stats));
+    uint64_t amin = UINT64_MAX, amax = 0, records = 0;
+    uint64_t last_thread = UINT64_MAX; /* skip the map for runs of one thread */
+    tk_cacheray_record rec;
+    tk_status st = TK_OK;
+    int rc = 0;
+    if (!live)
+        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    while (st == TK_OK && (rc = tk_cacheray_next(r, &rec, err)) > 0) {
+        records++;
+        type_stats *t = &by_type[rec.type];
+        t->count++;
+        if (rec.thread != last_thread) {
+            if (!tk_map_u64(&threads, rec.thread)) {
+                st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+                break;
+            }
+            last_thread = rec.thread;
+        }
+        if (rec.type <= TK_CR_WRITE) {
+            t->atomic += (rec.flags & TK_CR_ATOMIC) != 0;
+            t->unaligned += (rec.flags & TK_CR_UNALIGNED) != 0;
+            t->bytes += rec.size;
+            uint64_t last = rec.addr + (rec.size ? rec.size - 1u : 0u);
+            if (last < rec.addr)
+                last = UINT64_MAX;
+            if (rec.addr < amin)
+                amin = rec.addr;
+            if (last > amax)
+                amax = last;
+            continue;
+        }
+        if (tk_cacheray_check(live, &rec, 0, 0, NULL, 0) < 0) {
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            break;
+        }
+        if (rec.type == TK_CR_RTTA_ADD) {
+            rtta_stats *x = tk_map_str(&rtta, rec.type_name, rec.typename_len);
+            if (!x) {
+                st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+                break;
+            }
+            x->regions++;
+            x->elements += rec.elemcount;
+            x->bytes += (uint64_t)rec.elemsize * rec.elemcount;
+        }
+    }
+    if (st == TK_OK && rc < 0)
+        st = err->status;
+    if (st == TK_OK)
+        emit(s, in, tk_cacheray_reader_endian(r), tk_cacheray_reader_tell(r), records, by_type, &threads,
+             amin, amax, &rtta, tk_cacheray_checker_live(live));
+    tk_map_free(&threads);
+    tk_map_free(&rtta);
+    tk_cacheray_checker_free(live);
+    tk_cacheray_reader_free(r);
+    return st;
+}

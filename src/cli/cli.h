@@ -1,0 +1,87 @@
+/* Shared plumbing of the tracekit subcommands (public API only). */
+#ifndef TK_CLI_H
+#define TK_CLI_H
+
+#include <getopt.h>
+#include <tracekit/tracekit.h>
+
+/* Exit statuses. */
+enum { EXIT_OK = 0, EXIT_BAD_TRACE = 1, EXIT_TROUBLE = 2 };
+
+/* Options every trace-reading command accepts. */
+enum {
+    OPT_FORMAT = 0x100,
+    OPT_JSON,
+    OPT_ENDIAN,
+    OPT_HELP,
+    OPT_FIRST_COMMAND_OPTION /* commands number their own from here */
+};
+
+#define CLI_COMMON_LONG_OPTIONS                                              \
+    {"format", required_argument, NULL, OPT_FORMAT},                         \
+    {"json", no_argument, NULL, OPT_JSON},                                   \
+    {"endian", required_argument, NULL, OPT_ENDIAN},                         \
+    {"help", no_argument, NULL, 'h'}
+
+#define CLI_COMMON_HELP                                                      \
+    "  --format NAME     read the input as NAME instead of detecting it\n"   \
+    "  --endian ORDER    cacheray byte order: little, big or auto (default)\n" \
+    "  --json            machine-readable JSON output\n"                     \
+    "  -h, --help        show this help\n"
+
+typedef struct cli {
+    const char *command;
+    const char *format_name; /* --format */
+    int json;
+    tk_options *opts;
+    /* set by cli_open */
+    const char *path;
+    tk_input *in;
+    const tk_format *fmt;
+} cli;
+
+/* Initialise; returns EXIT_TROUBLE on allocation failure. */
+int cli_init(cli *c, const char *command);
+/* Handle a common option; returns 1 if it was one, 0 if not, -1 on error. */
+int cli_common_option(cli *c, int opt, const char *arg);
+/* Open the input and pick its format. Returns an exit status (0 = ok). */
+int cli_open(cli *c, const char *path);
+void cli_close(cli *c);
+
+/* Print "tracekit: FILE: offset ... : message" and return the exit status
+ * for err->status. */
+int cli_report(const char *file, const tk_error *err);
+/* Print "tracekit: COMMAND: message" and return EXIT_TROUBLE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int cli_exit_status(tk_status st);
+/* Set an option, reporting allocation failure. */
+int cli_set(cli *c, const char *key, const char *value);
+
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+
+#endif
+
+/* Parse a command's arguments: common options, plus command options handed
+ * to `extra` (which returns 1 handled, -1 error). Exactly one FILE operand
+ * is expected and stored in *path. Returns -1 to go on, or an exit status
+ * to stop with (after --help, or a usage error). */
+typedef int (*cli_extra_fn)(cli *c, int opt, const char *arg);
+int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
+              const struct option *longopts, const char *help,
+              cli_extra_fn extra, const char **path);
+/* A sink for this command's style on stdout (NULL: message printed). */
+tk_sink *cli_sink(cli *c);
+/* Finish the sink and report a write failure. Returns an exit status. */
+int cli_finish(cli *c, tk_sink *s);
+/* The body of most commands: after cli_parse returned `parse_rc`, open
+ * `path`, run `fn` with a stdout sink, flush what it wrote (also after an
+ * error), report any error, close. Returns the exit status. */
+typedef tk_status (*cli_sink_fn)(cli *c, tk_sink *s, tk_error *err);
+int cli_run(cli *c, int parse_rc, const char *path, cli_sink_fn fn);

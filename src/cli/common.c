@@ -1,0 +1,179 @@
+/* Option handling, input opening and error reporting for every command. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_exit_status(tk_status st)
+{
+    switch (st) {
+    case TK_OK: return EXIT_OK;
+    case TK_EMALFORMED:
+    case TK_EVIOLATION: return EXIT_BAD_TRACE;
+    default: return EXIT_TROUBLE;
+    }
+}
+
+int cli_report(const char *file, const tk_error *err)
+{
+    char line[1024];
+    fprintf(stderr, "tracekit: %s\n", tk_error_format(err, file, line, sizeof line));
+    return cli_exit_status(err->status);
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tracekit: %s: ", command);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, " (try 'tracekit %s --help')\n", command);
+    va_end(ap);
+    return EXIT_TROUBLE;
+}
+
+int cli_init(cli *c, const char *command)
+{
+    memset(c, 0, sizeof *c);
+    c->command = command;
+    c->opts = tk_options_new();
+    if (!c->opts) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        return EXIT_TROUBLE;
+    }
+    return EXIT_OK;
+}
+
+int cli_set(cli *c, const char *key, const char *value)
+{
+    if (tk_options_set(c->opts, key, value) != TK_OK) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        return EXIT_TROUBLE;
+    }
+    return EXIT_OK;
+}
+
+int cli_common_option(cli *c, int opt, const char *arg)
+{
+    switch (opt) {
+    case OPT_FORMAT:
+        if (!tk_format_find(arg)) {
+            cli_usage_error(c->command, "unknown format '%s'", arg);
+            return -1;
+        }
+        c->format_name = arg;
+        return 1;
+    case OPT_JSON:
+        c->json = 1;
+        return 1;
+    case OPT_ENDIAN:
+        if (strcmp(arg, "little") && strcmp(arg, "big") && strcmp(arg, "auto")) {
+            cli_usage_error(c->command, "--endian takes little, big or auto, not '%s'", arg);
+            return -1;
+        }
+        return cli_set(c, "endian", arg) == EXIT_OK ? 1 : -1;
+    default:
+        return 0;
+    }
+}
+
+int cli_open(cli *c, const char *path)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    c->path = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    c->in = tk_input_open(path, &err);
+    if (!c->in)
+        return cli_report(c->path, &err);
+    if (c->format_name) {
+        c->fmt = tk_format_find(c->format_name);
+    } else {
+        c->fmt = tk_format_probe(c->in, &err);
+        if (!c->fmt)
+            return cli_report(c->path, &err);
+    }
+    return EXIT_OK;
+}
+
+void cli_close(cli *c)
+{
+    tk_input_close(c->in);
+    tk_options_free(c->opts);
+    c->in = NULL;
+    c->opts = NULL;
+}
+
+int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
+              const struct option *longopts, const char *help,
+              cli_extra_fn extra, const char **path)
+{
+    int opt;
+    opterr = 0;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(help, stdout);
+            return EXIT_OK;
+        }
+        if (opt == '?' || opt == ':') {
+            if (optopt && optopt < 0x100)
+                return cli_usage_error(c->command, "bad option '-%c' or missing value", optopt);
+            return cli_usage_error(c->command, "bad option '%s' or missing value",
+                                   argv[optind - 1]);
+        }
+        int r = cli_common_option(c, opt, optarg);
+        if (r == 0 && extra)
+            r = extra(c, opt, optarg);
+        if (r < 0)
+            return EXIT_TROUBLE;
+        if (r == 0)
+            return cli_usage_error(c->command, "option '%s' is not for this command",
+                                   argv[optind - 1]);
+    }
+    if (optind >= argc)
+        return cli_usage_error(c->command, "missing FILE");
+    if (optind + 1 < argc)
+        return cli_usage_error(c->command, "unexpected argument '%s'", argv[optind + 1]);
+    *path = argv[optind];
+    return -1;
+}
+
+tk_sink *cli_sink(cli *c)
+{
+    tk_sink *s = tk_sink_new(stdout, c->json ? TK_SINK_JSON : TK_SINK_TEXT);
+    if (!s)
+        fprintf(stderr, "tracekit: out of memory\n");
+    return s;
+}
+
+int cli_finish(cli *c, tk_sink *s)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    (void)c;
+    if (tk_sink_finish(s, &err) != TK_OK)
+        return cli_report("<stdout>", &err);
+    return EXIT_OK;
+}
+
+int cli_run(cli *c, int parse_rc, const char *path, cli_sink_fn fn)
+{
+    int rc = parse_rc < 0 ? cli_open(c, path) : parse_rc;
+    if (rc == EXIT_OK && c->in) {
+        tk_sink *s = cli_sink(c);
+        tk_error err;
+        tk_error_clear(&err);
+        if (!s) {
+            rc = EXIT_TROUBLE;
+        } else {
+            tk_status st = fn(c, s, &err);
+            int out = cli_finish(c, s);
+            rc = st != TK_OK ? cli_report(c->path, &err) : out;
+        }
+        tk_sink_free(s);
+    }
+    cli_close(c);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* tracekit dump: every record, one per line. */
+#include "cli.h"
+
+enum { OPT_LIMIT = OPT_FIRST_COMMAND_OPTION, OPT_SKIP };
+
+static const char help[] =
+    "usage: tracekit dump [OPTIONS] FILE\n"
+    "\n"
+    "Print the records of a trace, one per line; with --json, JSON Lines\n"
+    "with one object per record.\n"
+    "\n"
+    "options:\n"
+    "  --skip N          start after the first N records\n"
+    "  --limit N         print at most N records\n" CLI_COMMON_HELP;
+
+static int extra(cli *c, int opt, const char *arg)
+{
+    if (opt == OPT_LIMIT)
+        return cli_set(c, "limit", arg) == EXIT_OK ? 1 : -1;
+    if (opt == OPT_SKIP)
+        return cli_set(c, "skip", arg) == EXIT_OK ? 1 : -1;
+    return 0;
+}
+
+static tk_status run(cli *c, tk_sink *s, tk_error *err)
+{
+    return tk_dump(c->fmt, c->in, c->opts, s, err);
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        CLI_COMMON_LONG_OPTIONS,
+        {"limit", required_argument, NULL, OPT_LIMIT},
+        {"skip", required_argument, NULL, OPT_SKIP},
+        {0}};
+    cli c;
+    const char *path = NULL;
+    if (cli_init(&c, "dump") != EXIT_OK)
+        return EXIT_TROUBLE;
+    int rc = cli_parse(&c, argc, argv, "h", longopts, help, extra, &path);
+    return cli_run(&c, rc, path, run);
+}

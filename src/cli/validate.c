@@ -1,0 +1,71 @@
+/* tracekit validate: structural check (exit 1 if malformed) plus warnings. */
+#include <string.h>
+
+#include "cli.h"
+
+enum { OPT_STRICT = OPT_FIRST_COMMAND_OPTION };
+
+static const char help[] =
+    "usage: tracekit validate [OPTIONS] FILE\n"
+    "\n"
+    "Check a whole trace. A structural error (unknown record, truncation,\n"
+    "...) stops the check: exit 1 with its location on stderr. Questionable\n"
+    "but legal records are listed as warnings; the last line is a summary.\n"
+    "\n"
+    "options:\n"
+    "  -q, --quiet       print only the summary, not each warning\n"
+    "  --strict          exit 1 when there are warnings\n" CLI_COMMON_HELP;
+
+static int quiet, strict;
+
+static int extra(cli *c, int opt, const char *arg)
+{
+    (void)c;
+    (void)arg;
+    if (opt == 'q')
+        quiet = 1;
+    else if (opt == OPT_STRICT)
+        strict = 1;
+    else
+        return 0;
+    return 1;
+}
+
+static tk_status run(cli *c, tk_sink *s, tk_error *err)
+{
+    uint64_t nwarn = 0;
+    tk_status st = tk_validate(c->fmt, c->in, c->opts, quiet ? NULL : s, &nwarn, err);
+    tk_sink_record_begin(s);
+    tk_sink_cstr(s, "file", c->path, TK_SINK_BARE);
+    tk_sink_cstr(s, "format", tk_format_name(c->fmt), 0);
+    tk_sink_bool(s, "valid", st == TK_OK);
+    tk_sink_u64(s, "warnings", nwarn, 0);
+    if (st != TK_OK) {
+        tk_sink_cstr(s, "error", err->message, 0);
+        if (err->offset != TK_NO_OFFSET)
+            tk_sink_u64(s, "offset", err->offset, TK_SINK_HEX);
+        if (err->record != TK_NO_RECORD)
+            tk_sink_u64(s, "record", err->record, 0);
+    }
+    tk_sink_record_end(s);
+    if (st == TK_OK && strict && nwarn)
+        return tk_error_set(err, TK_EVIOLATION, TK_NO_OFFSET, TK_NO_RECORD,
+                            "%llu warning%s (--strict)", (unsigned long long)nwarn,
+                            nwarn == 1 ? "" : "s");
+    return st;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        CLI_COMMON_LONG_OPTIONS,
+        {"quiet", no_argument, NULL, 'q'},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {0}};
+    cli c;
+    const char *path = NULL;
+    if (cli_init(&c, "validate") != EXIT_OK)
+        return EXIT_TROUBLE;
+    int rc = cli_parse(&c, argc, argv, "hq", longopts, help, extra, &path);
+    return cli_run(&c, rc, path, run);
+}

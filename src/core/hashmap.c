@@ -1,0 +1,141 @@
+/* Open-addressing hash maps with linear probing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hashmap.h"
+
+uint64_t tk_hash_u64(uint64_t x)
+{
+    x ^= x >> 33; /* murmur3 finaliser */
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+uint64_t tk_hash_bytes(const void *p, size_t n)
+{
+    const unsigned char *s = p; /* FNV-1a, then mixed */
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 0x100000001b3ULL;
+    return tk_hash_u64(h);
+}
+
+void tk_map_init(tk_map *m, size_t value_size)
+{
+    memset(m, 0, sizeof *m);
+    m->value_size = value_size ? value_size : 1;
+}
+
+void tk_map_free(tk_map *m)
+{
+    if (m->skeys)
+        for (size_t i = 0; i < m->n; i++)
+            free(m->skeys[i]);
+    free(m->slots);
+    free(m->hashes);
+    free(m->ukeys);
+    free(m->skeys);
+    free(m->skey_len);
+    free(m->values);
+    memset(m, 0, sizeof *m);
+}
+
+static int rehash(tk_map *m)
+{
+    size_t nslots = m->nslots ? m->nslots * 2 : 64;
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t s = m->hashes[i] & (nslots - 1);
+        while (slots[s])
+            s = (s + 1) & (nslots - 1);
+        slots[s] = (uint32_t)(i + 1);
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->nslots = nslots;
+    return 0;
+}
+
+static int grow_entries(tk_map *m, int strings)
+{
+    size_t cap = m->cap ? m->cap * 2 : 16;
+    uint64_t *hashes = realloc(m->hashes, cap * sizeof *hashes);
+    if (!hashes)
+        return -1;
+    m->hashes = hashes;
+    unsigned char *values = realloc(m->values, cap * m->value_size);
+    if (!values)
+        return -1;
+    m->values = values;
+    if (strings) {
+        char **skeys = realloc(m->skeys, cap * sizeof *skeys);
+        if (!skeys)
+            return -1;
+        m->skeys = skeys;
+        size_t *lens = realloc(m->skey_len, cap * sizeof *lens);
+        if (!lens)
+            return -1;
+        m->skey_len = lens;
+    } else {
+        uint64_t *ukeys = realloc(m->ukeys, cap * sizeof *ukeys);
+        if (!ukeys)
+            return -1;
+        m->ukeys = ukeys;
+    }
+    m->cap = cap;
+    return 0;
+}
+
+/* Find the slot for a key, or the empty slot where it would go. */
+static void *lookup(tk_map *m, uint64_t h, uint64_t ukey, const char *skey,
+                    size_t len)
+{
+    if ((m->n + 1) * 4 > m->nslots * 3 && rehash(m) != 0)
+        return NULL;
+    size_t s = h & (m->nslots - 1);
+    for (;;) {
+        uint32_t e = m->slots[s];
+        if (!e)
+            break;
+        size_t i = e - 1;
+        if (m->hashes[i] == h &&
+            (skey ? m->skey_len[i] == len && memcmp(m->skeys[i], skey, len) == 0
+                  : m->ukeys[i] == ukey))
+            return tk_map_value(m, i);
+        s = (s + 1) & (m->nslots - 1);
+    }
+    if (m->n == m->cap && grow_entries(m, skey != NULL) != 0)
+        return NULL;
+    size_t i = m->n;
+    if (skey) {
+        char *copy = malloc(len + 1);
+        if (!copy)
+            return NULL;
+        memcpy(copy, skey, len);
+        copy[len] = '\0';
+        m->skeys[i] = copy;
+        m->skey_len[i] = len;
+    } else {
+        m->ukeys[i] = ukey;
+    }
+    m->hashes[i] = h;
+    memset(tk_map_value(m, i), 0, m->value_size);
+    m->slots[s] = (uint32_t)(i + 1);
+    m->n++;
+    return tk_map_value(m, i);
+}
+
+void *tk_map_u64(tk_map *m, uint64_t key)
+{
+    return lookup(m, tk_hash_u64(key), key, NULL, 0);
+}
+
+void *tk_map_str(tk_map *m, const char *key, size_t len)
+{
+    return lookup(m, tk_hash_bytes(key, len), 0, key ? key : "", len);
+}

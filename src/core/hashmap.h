@@ -1,0 +1,37 @@
+/* Small open-addressing hash maps used by the analyses: u64 keys, and
+ * byte-string keys, each mapping to a fixed-size value block kept in
+ * insertion order (so output is deterministic). */
+#ifndef TK_CORE_HASHMAP_H
+#define TK_CORE_HASHMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tk_map {
+    size_t value_size;
+    size_t n, cap;          /* entries */
+    size_t nslots;          /* power of two */
+    uint32_t *slots;        /* entry index + 1, 0 = empty */
+    uint64_t *hashes;       /* per entry */
+    uint64_t *ukeys;        /* u64 maps */
+    char **skeys;           /* string maps (NUL-terminated copies) */
+    size_t *skey_len;
+    unsigned char *values;  /* n * value_size */
+} tk_map;
+
+/* value_size: bytes of zero-initialised value per key. */
+void tk_map_init(tk_map *m, size_t value_size);
+void tk_map_free(tk_map *m);
+/* Value for the key, created zeroed if new; NULL on allocation failure. */
+void *tk_map_u64(tk_map *m, uint64_t key);
+void *tk_map_str(tk_map *m, const char *key, size_t len);
+/* Entry i (0 <= i < m->n) in insertion order. */
+static inline void *tk_map_value(const tk_map *m, size_t i)
+{
+    return m->values + i * m->value_size;
+}
+
+uint64_t tk_hash_bytes(const void *p, size_t n);
+uint64_t tk_hash_u64(uint64_t x);
+
+#endif

@@ -1,0 +1,100 @@
+/* String key/value options passed from the CLI (or a caller) to formats. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/format.h>
+
+typedef struct opt {
+    char *key, *value;
+} opt;
+
+struct tk_options {
+    opt *v;
+    size_t n, cap;
+};
+
+tk_options *tk_options_new(void) { return calloc(1, sizeof(tk_options)); }
+
+void tk_options_free(tk_options *o)
+{
+    if (!o)
+        return;
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->v[i].key);
+        free(o->v[i].value);
+    }
+    free(o->v);
+    free(o);
+}
+
+tk_status tk_options_set(tk_options *o, const char *key, const char *value)
+{
+    char *v = strdup(value);
+    if (!v)
+        return TK_ENOMEM;
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->v[i].key, key) == 0) {
+            free(o->v[i].value);
+            o->v[i].value = v;
+            return TK_OK;
+        }
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 8;
+        opt *nv = realloc(o->v, cap * sizeof *nv);
+        if (!nv) {
+            free(v);
+            return TK_ENOMEM;
+        }
+        o->v = nv;
+        o->cap = cap;
+    }
+    char *k = strdup(key);
+    if (!k) {
+        free(v);
+        return TK_ENOMEM;
+    }
+    o->v[o->n].key = k;
+    o->v[o->n++].value = v;
+    return TK_OK;
+}
+
+const char *tk_options_get(const tk_options *o, const char *key)
+{
+    if (!o)
+        return NULL;
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->v[i].key, key) == 0)
+            return o->v[i].value;
+    return NULL;
+}
+
+tk_status tk_options_get_u64(const tk_options *o, const char *key,
+                             uint64_t dflt, uint64_t *value, tk_error *err)
+{
+    const char *s = tk_options_get(o, key);
+    *value = dflt;
+    if (!s)
+        return TK_OK;
+    char *end;
+    errno = 0;
+    if (*s == '-' || *s == '\0')
+        goto bad;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno)
+        goto bad;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    default: break;
+    }
+    if (*end != '\0' || (shift && v > (UINT64_MAX >> shift)))
+        goto bad;
+    *value = (uint64_t)v << shift;
+    return TK_OK;
+bad:
+    return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                        "--%s: '%s' is not a non-negative number", key, s);
+}

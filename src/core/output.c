@@ -1,0 +1,101 @@
+/* Output files written under a temporary name and renamed into place, so a
+ * failed conversion never leaves a partial file behind. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracekit/output.h>
+
+struct tk_output {
+    FILE *fp;
+    char *path, *tmp; /* NULL for standard output */
+};
+
+tk_output *tk_output_open(const char *path, tk_error *err)
+{
+    tk_output *o = calloc(1, sizeof *o);
+    if (!o)
+        goto oom;
+    if (strcmp(path, "-") == 0) {
+        o->fp = stdout;
+        return o;
+    }
+    o->path = strdup(path);
+    size_t n = strlen(path) + 16;
+    o->tmp = malloc(n);
+    if (!o->path || !o->tmp)
+        goto oom;
+    snprintf(o->tmp, n, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                     "cannot create %s: %s", o->tmp, strerror(errno));
+        free(o->tmp);
+        o->tmp = NULL;
+        tk_output_abort(o);
+        return NULL;
+    }
+    mode_t mask = umask(0); /* mkstemp makes 0600; give the usual mode */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    o->fp = fdopen(fd, "wb");
+    if (!o->fp) {
+        close(fd);
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        goto oom;
+    }
+    return o;
+oom:
+    tk_output_abort(o);
+    tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    return NULL;
+}
+
+FILE *tk_output_file(tk_output *o) { return o->fp; }
+
+tk_status tk_output_commit(tk_output *o, tk_error *err)
+{
+    tk_status st = TK_OK;
+    if (!o->path) { /* standard output */
+        if (fflush(o->fp) != 0 || ferror(o->fp))
+            st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                              "writing standard output failed");
+        free(o);
+        return st;
+    }
+    int bad = ferror(o->fp);
+    if (fclose(o->fp) != 0 || bad) {
+        o->fp = NULL;
+        st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                          "writing %s failed", o->path);
+    } else {
+        o->fp = NULL;
+        if (rename(o->tmp, o->path) != 0)
+            st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                              "cannot rename to %s: %s", o->path, strerror(errno));
+        else {
+            free(o->tmp);
+            o->tmp = NULL;
+        }
+    }
+    tk_output_abort(o);
+    return st;
+}
+
+void tk_output_abort(tk_output *o)
+{
+    if (!o)
+        return;
+    if (o->fp && o->path)
+        fclose(o->fp);
+    if (o->tmp)
+        unlink(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    free(o);
+}

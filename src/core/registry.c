@@ -1,0 +1,95 @@
+/* The probe table: every format, and dispatch of the common commands. */
+#include <string.h>
+
+#include "core/format_ops.h"
+
+static const struct tk_format *const formats[] = {
+    &tk_fmt_cacheray,
+};
+
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+size_t tk_format_count(void) { return NFORMATS; }
+
+const tk_format *tk_format_at(size_t i) { return i < NFORMATS ? formats[i] : NULL; }
+
+const tk_format *tk_format_find(const char *name)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (strcmp(formats[i]->name, name) == 0)
+            return formats[i];
+    return NULL;
+}
+
+const char *tk_format_name(const tk_format *f) { return f->name; }
+const char *tk_format_description(const tk_format *f) { return f->description; }
+const char *const *tk_format_targets(const tk_format *f) { return f->targets; }
+
+const tk_format *tk_format_probe(tk_input *in, tk_error *err)
+{
+    const uint8_t *head;
+    int64_t n = tk_input_window(in, TK_PROBE_BYTES, &head, err);
+    if (n < 0)
+        return NULL;
+    if (n == 0) {
+        tk_error_set(err, TK_EMALFORMED, 0, TK_NO_RECORD,
+                     "empty input: cannot tell its format (use --format)");
+        return NULL;
+    }
+    size_t len = (size_t)n < TK_PROBE_BYTES ? (size_t)n : TK_PROBE_BYTES;
+    int whole = (size_t)n == len && (size_t)n < TK_PROBE_BYTES;
+    const struct tk_format *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < NFORMATS; i++) {
+        int score = formats[i]->probe(head, len, whole);
+        if (score > best_score) {
+            best = formats[i];
+            best_score = score;
+        }
+    }
+    if (!best)
+        tk_error_set(err, TK_EMALFORMED, 0, TK_NO_RECORD,
+                     "not a trace format tracekit knows (use --format)");
+    return best;
+}
+
+static tk_status unsupported(const tk_format *f, const char *what, tk_error *err)
+{
+    return tk_error_set(err, TK_EUNSUPPORTED, TK_NO_OFFSET, TK_NO_RECORD,
+                        "%s: %s is not supported for this format", f->name, what);
+}
+
+tk_status tk_info(const tk_format *f, tk_input *in, const tk_options *o,
+                  tk_sink *out, tk_error *err)
+{
+    return f->info ? f->info(in, o, out, err) : unsupported(f, "info", err);
+}
+
+tk_status tk_dump(const tk_format *f, tk_input *in, const tk_options *o,
+                  tk_sink *out, tk_error *err)
+{
+    return f->dump ? f->dump(in, o, out, err) : unsupported(f, "dump", err);
+}
+
+tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
+                      tk_sink *warnings, uint64_t *nwarnings, tk_error *err)
+{
+    uint64_t dummy;
+    if (!nwarnings)
+        nwarnings = &dummy;
+    *nwarnings = 0;
+    return f->validate ? f->validate(in, o, warnings, nwarnings, err)
+                       : unsupported(f, "validate", err);
+}
+
+tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
+                     const char *target, FILE *out, tk_error *err)
+{
+    if (!f->convert)
+        return unsupported(f, "convert", err);
+    for (const char *const *t = f->targets; t && *t; t++)
+        if (strcmp(*t, target) == 0)
+            return f->convert(in, o, target, out, err);
+    return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                        "%s cannot be converted to '%s'", f->name, target);
+}

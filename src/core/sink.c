@@ -1,0 +1,577 @@
+/* Structured output rendered as JSON (one top-level value per line) or as
+ * human text (documents, one-line records, aligned tables). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/sink.h>
+
+#include "core/strbuf.h"
+
+/* How a text container lays out what is put into it. */
+enum mode {
+    M_DOC,     /* object: "key: value" lines */
+    M_PENDING, /* array in a document, contents not seen yet */
+    M_INLINE,  /* object/array on one line: records, lists, table cells */
+    M_TABLE,   /* array of objects: rows of a table */
+    M_TROW     /* object that is a table row (or nested in one) */
+};
+
+typedef struct table {
+    size_t ncols, nrows, rowcap;
+    char **names;
+    size_t *width;
+    unsigned char *textual; /* a column with any non-number left-aligns */
+    char ***rows;           /* rows[r][c], NULL = empty */
+    size_t *rowlen;         /* columns known when row r was started */
+} table;
+
+typedef struct frame {
+    int is_array;
+    int mode;
+    uint64_t count;
+    int indent;      /* M_DOC children / M_TABLE body */
+    char *key;       /* M_PENDING: the array's key; M_INLINE cell: column */
+    int closer;      /* M_INLINE: '}' or ']' or 0 for records and lists */
+    int to_cell;     /* M_INLINE: the inline text ends in a table cell */
+    table *tab;      /* M_TABLE (owned), M_TROW (borrowed) */
+    size_t prefix;   /* M_TROW: length of the column-name prefix */
+} frame;
+
+struct tk_sink {
+    FILE *fp;
+    tk_sink_style style;
+    int failed;
+    tk_strbuf out;    /* pending output */
+    tk_strbuf inl;    /* the current one-line text */
+    tk_strbuf prefix; /* M_TROW column-name prefix ("a.b.") */
+    tk_strbuf tmp;    /* a rendered scalar */
+    frame *st;
+    size_t depth, cap;
+};
+
+tk_sink *tk_sink_new(FILE *fp, tk_sink_style style)
+{
+    tk_sink *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fp = fp;
+    s->style = style;
+    return s;
+}
+
+tk_sink_style tk_sink_get_style(const tk_sink *s) { return s->style; }
+
+static void flush_out(tk_sink *s)
+{
+    if (s->out.len && fwrite(s->out.p, 1, s->out.len, s->fp) != s->out.len)
+        s->failed = 1;
+    sb_reset(&s->out);
+}
+
+static void maybe_flush(tk_sink *s)
+{
+    if (s->out.len >= (1u << 16))
+        flush_out(s);
+}
+
+static void table_free(table *t)
+{
+    if (!t)
+        return;
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t c = 0; c < t->rowlen[r]; c++)
+            free(t->rows[r][c]);
+        free(t->rows[r]);
+    }
+    for (size_t c = 0; c < t->ncols; c++)
+        free(t->names[c]);
+    free(t->rows);
+    free(t->rowlen);
+    free(t->names);
+    free(t->width);
+    free(t->textual);
+    free(t);
+}
+
+tk_status tk_sink_finish(tk_sink *s, tk_error *err)
+{
+    flush_out(s);
+    if (fflush(s->fp) != 0 || ferror(s->fp))
+        s->failed = 1;
+    if (s->out.oom || s->inl.oom || s->prefix.oom || s->tmp.oom)
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD,
+                            "out of memory while formatting output");
+    if (s->failed)
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                            "writing output failed");
+    return TK_OK;
+}
+
+void tk_sink_free(tk_sink *s)
+{
+    if (!s)
+        return;
+    while (s->depth) {
+        frame *f = &s->st[--s->depth];
+        free(f->key);
+        if (f->mode == M_TABLE)
+            table_free(f->tab);
+    }
+    sb_free(&s->out);
+    sb_free(&s->inl);
+    sb_free(&s->prefix);
+    sb_free(&s->tmp);
+    free(s->st);
+    free(s);
+}
+
+static frame *push(tk_sink *s, int is_array, int mode)
+{
+    if (s->depth == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        frame *st = realloc(s->st, cap * sizeof *st);
+        if (!st) {
+            s->out.oom = 1;
+            return NULL;
+        }
+        s->st = st;
+        s->cap = cap;
+    }
+    frame *f = &s->st[s->depth++];
+    memset(f, 0, sizeof *f);
+    f->is_array = is_array;
+    f->mode = mode;
+    return f;
+}
+
+static frame *top(tk_sink *s) { return s->depth ? &s->st[s->depth - 1] : NULL; }
+
+/* ------------------------------------------------------------------ JSON */
+
+static void json_key(tk_sink *s, const char *key)
+{
+    frame *f = top(s);
+    if (!f)
+        return;
+    if (f->count++)
+        sb_putc(&s->out, ',');
+    if (!f->is_array) {
+        sb_json_str(&s->out, key ? key : "", key ? strlen(key) : 0);
+        sb_putc(&s->out, ':');
+    }
+}
+
+static void json_after_value(tk_sink *s)
+{
+    if (!s->depth) {
+        sb_putc(&s->out, '\n');
+        maybe_flush(s);
+    }
+}
+
+/* ------------------------------------------------------------------ text */
+
+static void text_indent(tk_strbuf *b, int n) { sb_pad(b, ' ', (size_t)n); }
+
+static int table_column(tk_sink *s, table *t, const char *key)
+{
+    tk_strbuf *p = &s->prefix;
+    size_t plen = p->len;
+    sb_puts(p, key ? key : "value");
+    const char *name = p->p ? p->p : "";
+    for (size_t c = 0; c < t->ncols; c++)
+        if (strcmp(t->names[c], name) == 0) {
+            p->len = plen;
+            return (int)c;
+        }
+    size_t n = t->ncols + 1;
+    char **names = realloc(t->names, n * sizeof *names);
+    if (names)
+        t->names = names;
+    size_t *width = realloc(t->width, n * sizeof *width);
+    if (width)
+        t->width = width;
+    unsigned char *textual = realloc(t->textual, n);
+    if (textual)
+        t->textual = textual;
+    char *copy = strdup(name);
+    p->len = plen;
+    if (!names || !width || !textual || !copy) {
+        free(copy);
+        s->out.oom = 1;
+        return -1;
+    }
+    t->names[t->ncols] = copy;
+    t->width[t->ncols] = strlen(copy);
+    t->textual[t->ncols] = 0;
+    return (int)t->ncols++;
+}
+
+static void table_set(tk_sink *s, table *t, const char *key, const char *text,
+                      size_t len, int numeric)
+{
+    int c = table_column(s, t, key);
+    if (c < 0 || t->nrows == 0)
+        return;
+    size_t r = t->nrows - 1;
+    if ((size_t)c >= t->rowlen[r]) {
+        char **row = realloc(t->rows[r], t->ncols * sizeof *row);
+        if (!row) {
+            s->out.oom = 1;
+            return;
+        }
+        for (size_t i = t->rowlen[r]; i < t->ncols; i++)
+            row[i] = NULL;
+        t->rows[r] = row;
+        t->rowlen[r] = t->ncols;
+    }
+    char *cell = malloc(len + 1);
+    if (!cell) {
+        s->out.oom = 1;
+        return;
+    }
+    memcpy(cell, text, len);
+    cell[len] = '\0';
+    free(t->rows[r][c]);
+    t->rows[r][c] = cell;
+    if (len > t->width[c])
+        t->width[c] = len;
+    if (!numeric)
+        t->textual[c] = 1;
+}
+
+static void table_add_row(tk_sink *s, table *t)
+{
+    if (t->nrows == t->rowcap) {
+        size_t cap = t->rowcap ? t->rowcap * 2 : 16;
+        char ***rows = realloc(t->rows, cap * sizeof *rows);
+        if (rows)
+            t->rows = rows;
+        size_t *rowlen = realloc(t->rowlen, cap * sizeof *rowlen);
+        if (rowlen)
+            t->rowlen = rowlen;
+        if (!rows || !rowlen) {
+            s->out.oom = 1;
+            return;
+        }
+        t->rowcap = cap;
+    }
+    t->rows[t->nrows] = NULL;
+    t->rowlen[t->nrows++] = 0;
+}
+
+static void table_print(tk_sink *s, table *t, int indent)
+{
+    tk_strbuf *o = &s->out;
+    for (size_t r = 0; r <= t->nrows; r++) { /* r == 0: the header */
+        text_indent(o, indent);
+        size_t line_start = o->len;
+        for (size_t c = 0; c < t->ncols; c++) {
+            const char *cell = r == 0 ? t->names[c]
+                               : c < t->rowlen[r - 1] && t->rows[r - 1][c]
+                                   ? t->rows[r - 1][c]
+                                   : "-";
+            size_t len = strlen(cell), pad = t->width[c] - len;
+            if (c)
+                sb_puts(o, "  ");
+            if (t->textual[c]) {
+                sb_putn(o, cell, len);
+                if (c + 1 < t->ncols)
+                    sb_pad(o, ' ', pad);
+            } else {
+                sb_pad(o, ' ', pad);
+                sb_putn(o, cell, len);
+            }
+        }
+        while (o->len > line_start && o->p[o->len - 1] == ' ')
+            o->len--;
+        sb_putc(o, '\n');
+        maybe_flush(s);
+    }
+}
+
+/* Put a rendered scalar (in s->tmp) into the current text container. */
+static void text_scalar(tk_sink *s, const char *key, unsigned flags, int numeric)
+{
+    frame *f = top(s);
+    const char *v = s->tmp.p ? s->tmp.p : "";
+    size_t n = s->tmp.len;
+    if (!f) {
+        sb_putn(&s->out, v, n);
+        sb_putc(&s->out, '\n');
+        maybe_flush(s);
+        return;
+    }
+    switch (f->mode) {
+    case M_DOC:
+        text_indent(&s->out, f->indent);
+        sb_puts(&s->out, key ? key : "");
+        sb_puts(&s->out, ": ");
+        sb_putn(&s->out, v, n);
+        sb_putc(&s->out, '\n');
+        maybe_flush(s);
+        break;
+    case M_PENDING: /* an array of scalars: "key: a, b, c" */
+        f->mode = M_INLINE;
+        sb_reset(&s->inl);
+        text_indent(&s->inl, f->indent);
+        if (f->key) {
+            sb_puts(&s->inl, f->key);
+            sb_puts(&s->inl, ": ");
+        }
+        f->closer = ',';
+        sb_putn(&s->inl, v, n);
+        break;
+    case M_INLINE:
+        if (f->count)
+            sb_puts(&s->inl, f->closer == ',' ? ", " : f->is_array ? "," : " ");
+        if (!f->is_array && !(flags & TK_SINK_BARE)) {
+            sb_puts(&s->inl, key ? key : "");
+            sb_putc(&s->inl, '=');
+        }
+        sb_putn(&s->inl, v, n);
+        break;
+    case M_TABLE: /* a scalar among rows: a row of its own */
+        table_add_row(s, f->tab);
+        table_set(s, f->tab, NULL, v, n, numeric);
+        break;
+    case M_TROW:
+        table_set(s, f->tab, key, v, n, numeric);
+        break;
+    }
+    f->count++;
+}
+
+static void text_begin(tk_sink *s, const char *key, int is_array, int record)
+{
+    frame *f = top(s);
+    int parent_mode = f ? f->mode : -1;
+    if (parent_mode == M_PENDING) {
+        if (!is_array) { /* an array of objects: a table */
+            f->mode = M_TABLE;
+            f->tab = calloc(1, sizeof *f->tab);
+            if (!f->tab)
+                s->out.oom = 1;
+            if (f->key) {
+                text_indent(&s->out, f->indent);
+                sb_puts(&s->out, f->key);
+                sb_puts(&s->out, ":\n");
+                f->indent += 2;
+            }
+        } else { /* array of arrays: one line */
+            f->mode = M_INLINE;
+            f->closer = ',';
+            sb_reset(&s->inl);
+            text_indent(&s->inl, f->indent);
+            if (f->key) {
+                sb_puts(&s->inl, f->key);
+                sb_puts(&s->inl, ": ");
+            }
+        }
+        parent_mode = f->mode;
+    }
+    if (f)
+        f->count++;
+    frame parent = f ? *f : (frame){0};
+    frame *n = push(s, is_array, M_DOC);
+    if (!n)
+        return;
+    switch (parent_mode) {
+    case -1:
+        if (record) {
+            n->mode = M_INLINE;
+            sb_reset(&s->inl);
+        } else if (is_array) {
+            n->mode = M_PENDING;
+        }
+        break;
+    case M_DOC:
+        if (is_array) {
+            n->mode = M_PENDING;
+            n->indent = parent.indent;
+            n->key = key ? strdup(key) : NULL;
+        } else {
+            text_indent(&s->out, parent.indent);
+            sb_puts(&s->out, key ? key : "");
+            sb_puts(&s->out, ":\n");
+            n->indent = parent.indent + 2;
+        }
+        break;
+    case M_INLINE:
+        if (parent.count > 1)
+            sb_puts(&s->inl, parent.closer == ',' ? ", " : parent.is_array ? "," : " ");
+        if (!parent.is_array && key) {
+            sb_puts(&s->inl, key);
+            sb_putc(&s->inl, '=');
+        }
+        sb_putc(&s->inl, is_array ? '[' : '{');
+        n->mode = M_INLINE;
+        n->closer = is_array ? ']' : '}';
+        break;
+    case M_TABLE:
+        if (is_array) { /* an array as a row: one cell */
+            table_add_row(s, parent.tab);
+            n->mode = M_INLINE;
+            n->to_cell = 1;
+            n->tab = parent.tab;
+            sb_reset(&s->inl);
+        } else {
+            table_add_row(s, parent.tab);
+            n->mode = M_TROW;
+            n->tab = parent.tab;
+            n->prefix = s->prefix.len = 0;
+        }
+        break;
+    case M_TROW:
+        n->tab = parent.tab;
+        if (is_array) {
+            n->mode = M_INLINE;
+            n->to_cell = 1;
+            n->key = key ? strdup(key) : NULL;
+            sb_reset(&s->inl);
+        } else {
+            n->mode = M_TROW;
+            n->prefix = s->prefix.len;
+            sb_puts(&s->prefix, key ? key : "");
+            sb_putc(&s->prefix, '.');
+        }
+        break;
+    }
+}
+
+static void text_end(tk_sink *s)
+{
+    frame f = *top(s);
+    s->depth--;
+    frame *parent = top(s);
+    switch (f.mode) {
+    case M_PENDING: /* empty array */
+        if (f.key) {
+            text_indent(&s->out, f.indent);
+            sb_puts(&s->out, f.key);
+            sb_puts(&s->out, ": (none)\n");
+        }
+        break;
+    case M_INLINE:
+        if (f.closer == '}' || f.closer == ']') {
+            sb_putc(&s->inl, (char)f.closer);
+            break;
+        }
+        if (f.to_cell) {
+            if (parent && parent->mode == M_TROW) {
+                char *cell = sb_strdup(&s->inl);
+                if (cell)
+                    table_set(s, f.tab, f.key, cell, strlen(cell), 0);
+                free(cell);
+            } else {
+                table_set(s, f.tab, NULL, s->inl.p ? s->inl.p : "", s->inl.len, 0);
+            }
+        } else {
+            sb_putn(&s->out, s->inl.p ? s->inl.p : "", s->inl.len);
+            sb_putc(&s->out, '\n');
+            maybe_flush(s);
+        }
+        sb_reset(&s->inl);
+        break;
+    case M_TABLE:
+        table_print(s, f.tab, f.indent);
+        table_free(f.tab);
+        break;
+    case M_TROW:
+        s->prefix.len = f.prefix;
+        break;
+    default:
+        break;
+    }
+    free(f.key);
+}
+
+/* ------------------------------------------------------------- dispatch */
+
+static void begin(tk_sink *s, const char *key, int is_array, int record)
+{
+    if (s->style == TK_SINK_JSON) {
+        json_key(s, key);
+        sb_putc(&s->out, is_array ? '[' : '{');
+        push(s, is_array, M_DOC);
+    } else {
+        text_begin(s, key, is_array, record);
+    }
+}
+
+static void end(tk_sink *s)
+{
+    if (!s->depth)
+        return;
+    if (s->style == TK_SINK_JSON) {
+        frame *f = top(s);
+        sb_putc(&s->out, f->is_array ? ']' : '}');
+        s->depth--;
+        json_after_value(s);
+    } else {
+        text_end(s);
+    }
+}
+
+void tk_sink_object_begin(tk_sink *s, const char *key) { begin(s, key, 0, 0); }
+void tk_sink_object_end(tk_sink *s) { end(s); }
+void tk_sink_array_begin(tk_sink *s, const char *key) { begin(s, key, 1, 0); }
+void tk_sink_array_end(tk_sink *s) { end(s); }
+void tk_sink_record_begin(tk_sink *s) { begin(s, NULL, 0, 1); }
+void tk_sink_record_end(tk_sink *s) { end(s); }
+
+/* A scalar: JSON text goes straight out, human text via s->tmp. */
+#define SCALAR(json_render, text_render, numeric)                            \
+    do {                                                                     \
+        if (s->style == TK_SINK_JSON) {                                      \
+            json_key(s, key);                                                \
+            tk_strbuf *b = &s->out;                                          \
+            json_render;                                                     \
+            json_after_value(s);                                             \
+        } else {                                                             \
+            tk_strbuf *b = &s->tmp;                                          \
+            sb_reset(b);                                                     \
+            text_render;                                                     \
+            text_scalar(s, key, flags, numeric);                             \
+        }                                                                    \
+    } while (0)
+
+void tk_sink_u64(tk_sink *s, const char *key, uint64_t v, unsigned flags)
+{
+    SCALAR(sb_u64(b, v), (flags & TK_SINK_HEX) ? sb_hex(b, v) : sb_u64(b, v), 1);
+}
+
+void tk_sink_i64(tk_sink *s, const char *key, int64_t v)
+{
+    unsigned flags = 0;
+    SCALAR(sb_i64(b, v), sb_i64(b, v), 1);
+}
+
+void tk_sink_f64(tk_sink *s, const char *key, double v)
+{
+    unsigned flags = 0;
+    SCALAR(sb_f64(b, v), sb_f64(b, v), 1);
+}
+
+void tk_sink_bool(tk_sink *s, const char *key, int v)
+{
+    unsigned flags = 0;
+    SCALAR(sb_puts(b, v ? "true" : "false"), sb_puts(b, v ? "yes" : "no"), 0);
+}
+
+void tk_sink_null(tk_sink *s, const char *key)
+{
+    unsigned flags = 0;
+    SCALAR(sb_puts(b, "null"), sb_puts(b, "-"), 0);
+}
+
+void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
+                 unsigned flags)
+{
+    SCALAR(sb_json_str(b, v, len), sb_text_str(b, v, len, 1), 0);
+}
+
+void tk_sink_cstr(tk_sink *s, const char *key, const char *v, unsigned flags)
+{
+    tk_sink_str(s, key, v ? v : "", v ? strlen(v) : 0, flags);
+}

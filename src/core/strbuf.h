@@ -1,0 +1,38 @@
+/* Growable byte string used by the output sinks and formatters. */
+#ifndef TK_CORE_STRBUF_H
+#define TK_CORE_STRBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tk_strbuf {
+    char *p;
+    size_t len, cap;
+    int oom; /* an allocation failed; further appends are dropped */
+} tk_strbuf;
+
+void sb_free(tk_strbuf *b);
+void sb_reset(tk_strbuf *b);
+int sb_reserve(tk_strbuf *b, size_t extra);
+void sb_putn(tk_strbuf *b, const char *s, size_t n);
+void sb_puts(tk_strbuf *b, const char *s);
+void sb_putc(tk_strbuf *b, char c);
+void sb_pad(tk_strbuf *b, char c, size_t n);
+void sb_u64(tk_strbuf *b, uint64_t v);
+void sb_i64(tk_strbuf *b, int64_t v);
+void sb_hex(tk_strbuf *b, uint64_t v); /* 0x... */
+void sb_f64(tk_strbuf *b, double v);   /* shortest text that reads back */
+void sb_printf(tk_strbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* JSON string literal with quotes; invalid UTF-8 becomes U+FFFD. */
+void sb_json_str(tk_strbuf *b, const char *s, size_t n);
+/* Human text: printable bytes as is, others as \xNN; quoted with "" when
+ * `quote_if_needed` and the text is empty or has spaces, '=' or '"'. */
+void sb_text_str(tk_strbuf *b, const char *s, size_t n, int quote_if_needed);
+/* NUL-terminated copy of the contents (caller frees), NULL on OOM. */
+char *sb_strdup(const tk_strbuf *b);
+
+#endif

@@ -1,0 +1,3 @@
+#include <tracekit/tracekit.h>
+
+const char *tk_version(void) { return TRACEKIT_VERSION_STRING; }
