@@ -7,8 +7,11 @@
 
 #include "core/bytes.h"
 
-/* Bytes asked of the input at a time (a mapped file gives everything). */
+/* Bytes asked of the input at a time, and the most used from one window: a
+ * mapped file offers all of itself, but handing the input back its position
+ * every few MiB lets it release pages behind us (flat memory). */
 #define WINDOW_WANT ((size_t)1 << 16)
+#define WINDOW_CAP ((size_t)4 << 20)
 /* Bytes examined to guess the byte order. */
 #define DETECT_BYTES ((size_t)1 << 16)
 
@@ -116,11 +119,11 @@ tk_cacheray_reader *tk_cacheray_reader_new(tk_input *in, tk_endian endian,
         free(r);
         return NULL;
     }
-    r->p = r->win;
-    r->end = r->win + n;
     if (endian == TK_ENDIAN_AUTO)
         endian = tk_cacheray_detect_endian(r->win,
                                            (size_t)n < DETECT_BYTES ? (size_t)n : DETECT_BYTES);
+    r->p = r->win;
+    r->end = r->win + ((uint64_t)n < WINDOW_CAP ? (size_t)n : WINDOW_CAP);
     r->big = endian == TK_ENDIAN_BIG;
     r->rec_off = TK_NO_OFFSET;
     r->rec_index = TK_NO_RECORD;
@@ -151,6 +154,9 @@ static int64_t refill(tk_cacheray_reader *r, size_t need, tk_error *err)
                                 &r->win, err);
     if (n < 0)
         return -1;
+    size_t cap = need > WINDOW_CAP ? need : WINDOW_CAP;
+    if ((uint64_t)n > cap)
+        n = (int64_t)cap;
     r->p = r->win;
     r->end = r->win + n;
     return n;

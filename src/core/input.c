@@ -17,7 +17,7 @@ enum { KIND_MAP, KIND_STREAM, KIND_MEMORY };
 #define STREAM_CHUNK (1u << 20)
 /* Mapped pages more than this far behind the position are released so the
  * resident set stays flat on long sequential reads. */
-#define MAP_RELEASE_STEP ((uint64_t)64 << 20)
+#define MAP_RELEASE_STEP ((uint64_t)8 << 20)
 
 struct tk_input {
     int kind;

@@ -17,7 +17,7 @@ void sb_free(tk_strbuf *b)
 
 void sb_reset(tk_strbuf *b) { b->len = 0; }
 
-int sb_reserve(tk_strbuf *b, size_t extra)
+int sb_grow(tk_strbuf *b, size_t extra)
 {
     if (b->oom)
         return -1;
@@ -41,25 +41,6 @@ int sb_reserve(tk_strbuf *b, size_t extra)
     return 0;
 }
 
-void sb_putn(tk_strbuf *b, const char *s, size_t n)
-{
-    if (sb_reserve(b, n) != 0)
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-void sb_puts(tk_strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
-void sb_putc(tk_strbuf *b, char c)
-{
-    if (sb_reserve(b, 1) != 0)
-        return;
-    b->p[b->len++] = c;
-    b->p[b->len] = '\0';
-}
-
 void sb_pad(tk_strbuf *b, char c, size_t n)
 {
     if (sb_reserve(b, n) != 0)
@@ -71,12 +52,24 @@ void sb_pad(tk_strbuf *b, char c, size_t n)
 
 void sb_u64(tk_strbuf *b, uint64_t v)
 {
+    static const char pairs[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     char tmp[24];
     size_t i = sizeof tmp;
-    do {
-        tmp[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    while (v >= 100) { /* two digits per division: this runs per number */
+        unsigned d = (unsigned)(v % 100);
+        v /= 100;
+        tmp[--i] = pairs[2 * d + 1];
+        tmp[--i] = pairs[2 * d];
+    }
+    if (v >= 10) {
+        tmp[--i] = pairs[2 * v + 1];
+        tmp[--i] = pairs[2 * v];
+    } else {
+        tmp[--i] = (char)('0' + v);
+    }
     sb_putn(b, tmp + i, sizeof tmp - i);
 }
 

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct tk_strbuf {
     char *p;
@@ -13,10 +14,33 @@ typedef struct tk_strbuf {
 
 void sb_free(tk_strbuf *b);
 void sb_reset(tk_strbuf *b);
-int sb_reserve(tk_strbuf *b, size_t extra);
-void sb_putn(tk_strbuf *b, const char *s, size_t n);
-void sb_puts(tk_strbuf *b, const char *s);
-void sb_putc(tk_strbuf *b, char c);
+/* Grow so `extra` more bytes (and a NUL) fit; -1 (and oom set) on failure. */
+int sb_grow(tk_strbuf *b, size_t extra);
+
+/* The appenders run per output byte: keep their fast path inline. */
+static inline int sb_reserve(tk_strbuf *b, size_t extra)
+{
+    return b->len + extra + 1 <= b->cap ? 0 : sb_grow(b, extra);
+}
+
+static inline void sb_putn(tk_strbuf *b, const char *s, size_t n)
+{
+    if (sb_reserve(b, n) != 0)
+        return;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+static inline void sb_puts(tk_strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+static inline void sb_putc(tk_strbuf *b, char c)
+{
+    if (sb_reserve(b, 1) != 0)
+        return;
+    b->p[b->len++] = c;
+    b->p[b->len] = '\0';
+}
 void sb_pad(tk_strbuf *b, char c, size_t n);
 void sb_u64(tk_strbuf *b, uint64_t v);
 void sb_i64(tk_strbuf *b, int64_t v);
