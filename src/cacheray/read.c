@@ -6,20 +6,14 @@
 #include <tracekit/cacheray.h>
 
 #include "core/bytes.h"
+#include "core/cursor.h"
 
-/* Bytes asked of the input at a time, and the most used from one window: a
- * mapped file offers all of itself, but handing the input back its position
- * every few MiB lets it release pages behind us (flat memory). */
-#define WINDOW_WANT ((size_t)1 << 16)
-#define WINDOW_CAP ((size_t)4 << 20)
 /* Bytes examined to guess the byte order. */
 #define DETECT_BYTES ((size_t)1 << 16)
 
 struct tk_cacheray_reader {
-    tk_input *in;
+    tk_cursor cur;
     int big;
-    const uint8_t *win, *p, *end; /* current window and position in it */
-    uint64_t win_off;             /* input offset of win[0] */
     uint64_t rec_off, rec_index;  /* last record returned */
     uint64_t next_index;
     int failed;
@@ -112,18 +106,14 @@ tk_cacheray_reader *tk_cacheray_reader_new(tk_input *in, tk_endian endian,
         tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
     }
-    r->in = in;
-    r->win_off = tk_input_offset(in);
-    int64_t n = tk_input_window(in, DETECT_BYTES, &r->win, err);
+    int64_t n = tk_cursor_init(&r->cur, in, DETECT_BYTES, err);
     if (n < 0) {
         free(r);
         return NULL;
     }
     if (endian == TK_ENDIAN_AUTO)
-        endian = tk_cacheray_detect_endian(r->win,
+        endian = tk_cacheray_detect_endian(r->cur.win,
                                            (size_t)n < DETECT_BYTES ? (size_t)n : DETECT_BYTES);
-    r->p = r->win;
-    r->end = r->win + ((uint64_t)n < WINDOW_CAP ? (size_t)n : WINDOW_CAP);
     r->big = endian == TK_ENDIAN_BIG;
     r->rec_off = TK_NO_OFFSET;
     r->rec_index = TK_NO_RECORD;
@@ -139,28 +129,11 @@ tk_endian tk_cacheray_reader_endian(const tk_cacheray_reader *r)
 
 uint64_t tk_cacheray_reader_tell(const tk_cacheray_reader *r)
 {
-    return r->win_off + (uint64_t)(r->p - r->win);
+    return tk_cursor_offset(&r->cur);
 }
 
 uint64_t tk_cacheray_reader_offset(const tk_cacheray_reader *r) { return r->rec_off; }
 uint64_t tk_cacheray_reader_index(const tk_cacheray_reader *r) { return r->rec_index; }
-
-/* Make `need` bytes readable at r->p; returns bytes available or -1. */
-static int64_t refill(tk_cacheray_reader *r, size_t need, tk_error *err)
-{
-    tk_input_advance(r->in, (size_t)(r->p - r->win));
-    r->win_off = tk_input_offset(r->in);
-    int64_t n = tk_input_window(r->in, need > WINDOW_WANT ? need : WINDOW_WANT,
-                                &r->win, err);
-    if (n < 0)
-        return -1;
-    size_t cap = need > WINDOW_CAP ? need : WINDOW_CAP;
-    if ((uint64_t)n > cap)
-        n = (int64_t)cap;
-    r->p = r->win;
-    r->end = r->win + n;
-    return n;
-}
 
 /* Reading stops at the first structural error. */
 #define FAIL(off, ...)                                                       \
@@ -181,9 +154,9 @@ int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
 {
     if (r->failed)
         return -1;
-    size_t avail = (size_t)(r->end - r->p);
+    size_t avail = tk_cursor_avail(&r->cur);
     if (avail < TK_CR_RTTA_ADD_FIXED) {
-        int64_t n = refill(r, TK_CR_RTTA_ADD_FIXED, err);
+        int64_t n = tk_cursor_refill(&r->cur, TK_CR_RTTA_ADD_FIXED, err);
         if (n < 0) {
             r->failed = 1;
             return -1;
@@ -192,8 +165,8 @@ int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
             return 0;
         avail = (size_t)n;
     }
-    const uint8_t *p = r->p;
-    uint64_t off = r->win_off + (uint64_t)(p - r->win);
+    const uint8_t *p = r->cur.p;
+    uint64_t off = tk_cursor_offset(&r->cur);
     uint8_t tag = p[0], base = tag & (uint8_t)~TK_CR_FLAG_MASK, flags = tag & TK_CR_FLAG_MASK;
     size_t len;
     int big = r->big;
@@ -220,19 +193,19 @@ int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
         rec->typename_len = tk_ld32(p + 25, big);
         if (rec->typename_len > avail - TK_CR_RTTA_ADD_FIXED) {
             size_t need = TK_CR_RTTA_ADD_FIXED + (size_t)rec->typename_len;
-            int64_t total = tk_input_size(r->in);
+            int64_t total = tk_input_size(r->cur.in);
             if (total >= 0 && off + need > (uint64_t)total)
                 FAIL(off + 25,
                             "rtta_add type name of %llu bytes runs past the end "
                             "of the file (%llu bytes left)",
                             (unsigned long long)rec->typename_len,
                             (unsigned long long)((uint64_t)total - off - TK_CR_RTTA_ADD_FIXED));
-            int64_t n = refill(r, need, err); /* a pipe: buffer the name */
+            int64_t n = tk_cursor_refill(&r->cur, need, err); /* a pipe: buffer the name */
             if (n < 0) {
                 r->failed = 1;
                 return -1;
             }
-            p = r->p;
+            p = r->cur.p;
             avail = (size_t)n;
             if (avail < need)
                 FAIL(off + 25,
@@ -268,7 +241,7 @@ int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
     default:
         FAIL(off, "unknown record tag 0x%02x", tag);
     }
-    r->p = p + len;
+    r->cur.p = p + len;
     r->rec_off = off;
     r->rec_index = r->next_index++;
     return 1;
