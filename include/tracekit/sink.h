@@ -30,7 +30,8 @@ typedef enum tk_sink_style {
 /* Field flags. */
 enum {
     TK_SINK_HEX = 1u << 0,  /* text: print integers as 0x...; JSON: a number */
-    TK_SINK_BARE = 1u << 1  /* text records: print the value without "key=" */
+    TK_SINK_BARE = 1u << 1  /* text records: print the value as is, without
+                               "key=" and without quotes */
 };
 
 /* Write to `out` (not closed by tk_sink_free). */

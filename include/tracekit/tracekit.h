@@ -13,6 +13,7 @@
 #include <tracekit/output.h>
 #include <tracekit/format.h>
 #include <tracekit/cacheray.h>
+#include <tracekit/xray.h>
 
 #ifdef __cplusplus
 extern "C" {

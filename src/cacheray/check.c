@@ -10,7 +10,8 @@
 
 typedef struct region {
     RB_ENTRY(region) link;
-    uint64_t start, end; /* [start, end); end == start for empty regions */
+    uint64_t start, last; /* [start, last], inclusive so 2^64 fits */
+    int empty;            /* elemsize or elemcount 0: no bytes */
 } region;
 
 static int region_cmp(const region *a, const region *b)
@@ -96,46 +97,58 @@ static void warn(warn_out *w, tk_cacheray_warning_kind kind, uint64_t other)
     w->n++;
 }
 
-static int overlaps(const region *r, uint64_t start, uint64_t end)
+/* Regions sharing a start always clash (RTTA_REMOVE names them by it). */
+static int overlaps(const region *r, uint64_t start, uint64_t last, int empty)
 {
-    return r->start == start || (r->start < end && start < r->end);
+    return r->start == start ||
+           (!r->empty && !empty && r->start <= last && start <= r->last);
 }
 
 static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       warn_out *w)
 {
     uint64_t size = (uint64_t)rec->elemsize * rec->elemcount;
-    uint64_t start = rec->addr, end = start + size;
-    if (size == 0)
+    uint64_t start = rec->addr, last = start + size - 1;
+    int empty = size == 0;
+    if (empty)
         warn(w, TK_CRW_EMPTY_REGION, 0);
-    if (end < start) {
+    else if (last < start) {
         warn(w, TK_CRW_REGION_WRAPS, 0);
-        end = UINT64_MAX;
+        last = UINT64_MAX;
     }
     /* End every live region the new one overlaps: the predecessor may
      * reach into it, successors may start inside it. */
     region key = {.start = start};
     region *r = RB_NFIND(region_tree, &c->live, &key);
     region *prev = r ? RB_PREV(region_tree, &c->live, r) : RB_MAX(region_tree, &c->live);
-    if (prev && overlaps(prev, start, end)) {
+    /* Empty regions may sit inside others: the one that can reach us is
+     * the nearest non-empty predecessor (non-empty regions are disjoint). */
+    while (prev && prev->empty)
+        prev = RB_PREV(region_tree, &c->live, prev);
+    if (prev && overlaps(prev, start, last, empty)) {
         warn(w, TK_CRW_OVERLAP, prev->start);
         RB_REMOVE(region_tree, &c->live, prev);
         free(prev);
         c->nlive--;
     }
-    while (r && overlaps(r, start, end)) {
+    /* Successors starting inside the new region (empty ones in there do
+     * not clash unless they share its start). */
+    while (r && (r->start == start || (!empty && r->start <= last))) {
         region *next = RB_NEXT(region_tree, &c->live, r);
-        warn(w, TK_CRW_OVERLAP, r->start);
-        RB_REMOVE(region_tree, &c->live, r);
-        free(r);
-        c->nlive--;
+        if (overlaps(r, start, last, empty)) {
+            warn(w, TK_CRW_OVERLAP, r->start);
+            RB_REMOVE(region_tree, &c->live, r);
+            free(r);
+            c->nlive--;
+        }
         r = next;
     }
     region *n = malloc(sizeof *n);
     if (!n)
         return -1;
     n->start = start;
-    n->end = end;
+    n->last = empty ? start : last;
+    n->empty = empty;
     RB_INSERT(region_tree, &c->live, n);
     c->nlive++;
     return 0;

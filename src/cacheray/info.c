@@ -76,15 +76,17 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
     tk_sink_array_end(s);
 
     tk_sink_u64(s, "thread_count", threads->n, 0);
-    uint64_t ids[MAX_LISTED_THREADS];
-    size_t nids = threads->n < MAX_LISTED_THREADS ? threads->n : MAX_LISTED_THREADS;
-    for (size_t i = 0; i < nids; i++)
-        ids[i] = threads->ukeys[i];
-    qsort(ids, nids, sizeof ids[0], cmp_u64);
+    /* The smallest ids, in order. */
+    uint64_t *ids = malloc((threads->n ? threads->n : 1) * sizeof *ids);
+    size_t nids = ids ? threads->n : 0;
+    if (ids)
+        memcpy(ids, threads->ukeys, nids * sizeof *ids);
+    qsort(ids, nids, sizeof *ids, cmp_u64);
     tk_sink_array_begin(s, "threads");
-    for (size_t i = 0; i < nids; i++)
+    for (size_t i = 0; i < nids && i < MAX_LISTED_THREADS; i++)
         tk_sink_u64(s, NULL, ids[i], 0);
     tk_sink_array_end(s);
+    free(ids);
 
     if (amin <= amax) {
         tk_sink_object_begin(s, "address_range");

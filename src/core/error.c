@@ -71,9 +71,11 @@ const char *tk_error_format(const tk_error *err, const char *file, char *buf,
     buf[0] = '\0';
     if (file)
         APPEND("%s", file);
-    if (err->line)
-        APPEND(err->col ? ":%" PRIu64 ":%" PRIu64 : ":%" PRIu64, err->line,
-               err->col);
+    if (err->line) {
+        APPEND("%s%" PRIu64, file ? ":" : "", err->line);
+        if (err->col)
+            APPEND(":%" PRIu64, err->col);
+    }
     else if (err->offset != TK_NO_OFFSET)
         APPEND("%soffset 0x%" PRIx64, file ? ": " : "", err->offset);
     if (err->record != TK_NO_RECORD)

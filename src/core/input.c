@@ -159,18 +159,25 @@ static int stream_fill(tk_input *in, size_t want, tk_error *err)
         in->pos = 0;
         in->advanced = 1;
     }
-    size_t need = want > STREAM_CHUNK ? want : STREAM_CHUNK;
-    if (need > in->cap) {
-        uint8_t *nb = realloc(buf, need);
-        if (!nb) {
-            tk_error_set(err, TK_ENOMEM, tk_input_offset(in), TK_NO_RECORD,
-                         "out of memory buffering %zu bytes", need);
-            return -1;
-        }
-        in->base = buf = nb;
-        in->cap = need;
-    }
     while (in->size < want && !in->eof) {
+        if (in->size == in->cap) {
+            /* Grow with the data that actually arrives, not with what a
+             * (possibly corrupt) length field asks for. */
+            size_t cap = in->cap ? in->cap * 2 : STREAM_CHUNK;
+            if (cap < in->cap) {
+                tk_error_set(err, TK_ENOMEM, tk_input_offset(in), TK_NO_RECORD,
+                             "out of memory buffering input");
+                return -1;
+            }
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) {
+                tk_error_set(err, TK_ENOMEM, tk_input_offset(in), TK_NO_RECORD,
+                             "out of memory buffering %zu bytes", cap);
+                return -1;
+            }
+            in->base = buf = nb;
+            in->cap = cap;
+        }
         ssize_t n = read(in->fd, buf + in->size, in->cap - (size_t)in->size);
         if (n < 0) {
             if (errno == EINTR)
@@ -222,5 +229,6 @@ tk_status tk_input_rewind(tk_input *in, tk_error *err)
         return TK_OK;
     }
     in->pos = 0;
+    in->released = 0; /* released pages fault back in from the page cache */
     return TK_OK;
 }

@@ -1,4 +1,5 @@
 /* String key/value options passed from the CLI (or a caller) to formats. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,12 @@ tk_status tk_options_get_u64(const tk_options *o, const char *key,
         return TK_OK;
     char *end;
     errno = 0;
-    if (*s == '-' || *s == '\0')
+    /* Decimal, or hex with 0x: no signs, blanks or accidental octal. */
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    if (!(hex ? isxdigit((unsigned char)*digits) : isdigit((unsigned char)*digits)))
         goto bad;
-    unsigned long long v = strtoull(s, &end, 0);
+    unsigned long long v = strtoull(digits, &end, hex ? 16 : 10);
     if (errno)
         goto bad;
     unsigned shift = 0;

@@ -4,6 +4,7 @@
 #include "core/format_ops.h"
 
 static const struct tk_format *const formats[] = {
+    &tk_fmt_xray,
     &tk_fmt_cacheray,
 };
 

@@ -173,6 +173,15 @@ static void json_after_value(tk_sink *s)
 
 static void text_indent(tk_strbuf *b, int n) { sb_pad(b, ' ', (size_t)n); }
 
+/* Display width: UTF-8 continuation bytes take no column. */
+static size_t text_width(const char *text, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return w;
+}
+
 static int table_column(tk_sink *s, table *t, const char *key)
 {
     tk_strbuf *p = &s->prefix;
@@ -202,7 +211,7 @@ static int table_column(tk_sink *s, table *t, const char *key)
         return -1;
     }
     t->names[t->ncols] = copy;
-    t->width[t->ncols] = strlen(copy);
+    t->width[t->ncols] = text_width(copy, strlen(copy));
     t->textual[t->ncols] = 0;
     return (int)t->ncols++;
 }
@@ -234,8 +243,8 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
     cell[len] = '\0';
     free(t->rows[r][c]);
     t->rows[r][c] = cell;
-    if (len > t->width[c])
-        t->width[c] = len;
+    if (text_width(text, len) > t->width[c])
+        t->width[c] = text_width(text, len);
     if (!numeric)
         t->textual[c] = 1;
 }
@@ -271,7 +280,7 @@ static void table_print(tk_sink *s, table *t, int indent)
                                : c < t->rowlen[r - 1] && t->rows[r - 1][c]
                                    ? t->rows[r - 1][c]
                                    : "-";
-            size_t len = strlen(cell), pad = t->width[c] - len;
+            size_t len = strlen(cell), pad = t->width[c] - text_width(cell, len);
             if (c)
                 sb_puts(o, "  ");
             if (t->textual[c]) {
@@ -568,7 +577,7 @@ void tk_sink_null(tk_sink *s, const char *key)
 void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
                  unsigned flags)
 {
-    SCALAR(sb_json_str(b, v, len), sb_text_str(b, v, len, 1), 0);
+    SCALAR(sb_json_str(b, v, len), sb_text_str(b, v, len, !(flags & TK_SINK_BARE)), 0);
 }
 
 void tk_sink_cstr(tk_sink *s, const char *key, const char *v, unsigned flags)

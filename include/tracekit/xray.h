@@ -1,0 +1,154 @@
+/* tracekit — LLVM XRay traces: basic ("naive") mode v1–3 and FDR v1–5.
+ * Spec and quirks: docs/formats/xray.md. */
+#ifndef TRACEKIT_XRAY_H
+#define TRACEKIT_XRAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <tracekit/error.h>
+#include <tracekit/input.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { TK_XRAY_BASIC = 0, TK_XRAY_FDR = 1 };
+enum { TK_XRAY_HEADER_SIZE = 32, TK_XRAY_BASIC_RECORD_SIZE = 32 };
+
+typedef struct tk_xray_header {
+    uint16_t version;         /* basic 1..3, FDR 1..5 */
+    uint16_t type;            /* TK_XRAY_BASIC or TK_XRAY_FDR */
+    uint32_t bitfield;        /* bit 0 constant TSC, bit 1 non-stop TSC */
+    uint64_t cycle_frequency; /* TSC ticks per second (0 = unknown) */
+    uint64_t buffer_size;     /* FDR: per-thread buffer size (v1 needs it) */
+    uint8_t raw[TK_XRAY_HEADER_SIZE]; /* as read, for exact rewrites */
+} tk_xray_header;
+
+/* Parse the 32-byte header (little-endian). TK_EMALFORMED for a short
+ * file, an unknown type or an unsupported version. */
+tk_status tk_xray_parse_header(const uint8_t *data, size_t n,
+                               tk_xray_header *h, tk_error *err);
+
+/* ---- logical records: what llvm-xray calls XRayRecord */
+typedef enum tk_xray_kind {
+    TK_XRAY_ENTER = 0,
+    TK_XRAY_EXIT = 1,
+    TK_XRAY_TAIL_EXIT = 2,
+    TK_XRAY_ENTER_ARG = 3,
+    TK_XRAY_CUSTOM_EVENT = 4,
+    TK_XRAY_TYPED_EVENT = 5
+} tk_xray_kind;
+
+typedef struct tk_xray_record {
+    tk_xray_kind kind;
+    uint16_t cpu;
+    uint16_t event_type;  /* typed events */
+    int32_t func_id;      /* 0 for events */
+    uint64_t tsc;         /* absolute */
+    uint32_t tid, pid;
+    uint32_t nargs;
+    const uint64_t *args; /* valid until the next read */
+    uint32_t data_len;
+    const uint8_t *data;  /* event payload, valid until the next read */
+} tk_xray_record;
+
+const char *tk_xray_kind_name(tk_xray_kind k); /* "function-enter", ... */
+
+/* ---- raw FDR records, in file order (what `dump` shows) */
+typedef enum tk_xray_fdr_kind {
+    TK_FDR_NEW_BUFFER = 0,
+    TK_FDR_END_OF_BUFFER = 1,
+    TK_FDR_NEW_CPU = 2,
+    TK_FDR_TSC_WRAP = 3,
+    TK_FDR_WALLTIME = 4,
+    TK_FDR_CUSTOM_EVENT = 5,
+    TK_FDR_CALL_ARG = 6,
+    TK_FDR_BUFFER_EXTENTS = 7,
+    TK_FDR_TYPED_EVENT = 8,
+    TK_FDR_PID = 9,
+    TK_FDR_FUNCTION = 16
+} tk_xray_fdr_kind;
+
+typedef struct tk_xray_fdr_record {
+    tk_xray_fdr_kind kind;
+    uint64_t offset;        /* of the record in the file */
+    /* FUNCTION */
+    uint8_t action;         /* tk_xray_kind 0..3 */
+    uint32_t func_id;       /* 28 bits */
+    uint32_t delta;         /* TSC delta */
+    /* metadata */
+    int32_t tid;            /* NEW_BUFFER */
+    int32_t pid;            /* PID */
+    uint16_t cpu;           /* NEW_CPU; CUSTOM_EVENT v1–4 (v4 writes it) */
+    uint64_t tsc;           /* NEW_CPU, TSC_WRAP, CUSTOM_EVENT v1–4 */
+    uint64_t seconds;       /* WALLTIME */
+    uint32_t micros;        /* WALLTIME */
+    int32_t size;           /* CUSTOM_EVENT, TYPED_EVENT payload bytes */
+    int32_t event_delta;    /* CUSTOM_EVENT v5, TYPED_EVENT */
+    uint16_t event_type;    /* TYPED_EVENT */
+    uint64_t value;         /* CALL_ARG argument; BUFFER_EXTENTS byte count */
+    const uint8_t *payload; /* events: `size` bytes, valid until next read */
+} tk_xray_fdr_record;
+
+const char *tk_xray_fdr_kind_name(tk_xray_fdr_kind k);
+
+/* ---- reading */
+typedef struct tk_xray_reader tk_xray_reader;
+
+/* Reads the header; the reader borrows `in`. */
+tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err);
+void tk_xray_reader_free(tk_xray_reader *r);
+const tk_xray_header *tk_xray_reader_header(const tk_xray_reader *r);
+
+/* Logical records in file order (each FDR buffer expanded on its own: a
+ * buffer's NewCPUId sets its TSC base). Structural errors, and FDR blocks
+ * that break the record grammar, stop reading: 1 record, 0 end, -1 error.
+ * Basic-mode argument payloads are attached to their entry record. */
+int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
+
+/* FDR only: raw records in file order, checked against the block grammar
+ * (the verifier). Do not mix with tk_xray_next on one reader. */
+int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *rec, tk_error *err);
+
+/* Offset and index of the record last returned (logical records count
+ * basic argument payloads and FDR call arguments into their entry). */
+uint64_t tk_xray_reader_offset(const tk_xray_reader *r);
+uint64_t tk_xray_reader_index(const tk_xray_reader *r);
+
+/* Garbage bytes skipped between FDR buffers (v3+ readers skip to the next
+ * BufferExtents tag, as LLVM does). */
+uint64_t tk_xray_reader_skipped(const tk_xray_reader *r);
+/* FDR blocks (NewBuffer records) read so far. */
+uint64_t tk_xray_reader_blocks(const tk_xray_reader *r);
+
+/* ---- writing
+ * Basic mode: one 32-byte record per logical record (plus one argument
+ * payload record per argument); events cannot be written (TK_EUNSUPPORTED).
+ * FDR mode: records are gathered in a buffer per (pid, tid) of
+ * header->buffer_size bytes (16384 if 0), written out as a block when full
+ * and at the end: [BufferExtents] NewBuffer WallClockTime [Pid] NewCPUId,
+ * then function records with 32-bit TSC deltas (TSCWrap when a delta does
+ * not fit or time goes backwards, NewCPUId when the CPU changes),
+ * CallArgument records and events; v1 blocks end with EndOfBuffer and are
+ * padded to the buffer size. Wall-clock records are derived from the
+ * block's first TSC and the cycle frequency. */
+typedef struct tk_xray_writer tk_xray_writer;
+
+/* Uses version, type, bitfield, cycle_frequency and buffer_size of `h`
+ * (for basic mode also the header's last 16 bytes from h->raw, so files
+ * are rewritten exactly). */
+tk_xray_writer *tk_xray_writer_new(FILE *out, const tk_xray_header *h,
+                                   tk_error *err);
+tk_status tk_xray_write(tk_xray_writer *w, const tk_xray_record *rec,
+                        tk_error *err);
+/* Writes what is buffered, then frees. Returns the first error seen. */
+tk_status tk_xray_writer_free(tk_xray_writer *w, tk_error *err);
+
+/* A header with the defaults of the LLVM 14 runtime for `type` and
+ * `version` (constant and non-stop TSC, 1 GHz, 16 KiB FDR buffers). */
+void tk_xray_default_header(tk_xray_header *h, uint16_t type, uint16_t version);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,310 @@
+/* XRay answers to the common commands: probe, dump, validate, convert. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/format_ops.h"
+#include "core/strbuf.h"
+#include "xray/xray_int.h"
+
+static int xr_probe(const uint8_t *d, size_t n, int whole)
+{
+    if (n < TK_XRAY_HEADER_SIZE)
+        return 0;
+    uint16_t version = tk_ld16(d, 0), type = tk_ld16(d + 2, 0);
+    if (type == TK_XRAY_FDR && version >= 1 && version <= 5)
+        return 90;
+    if (type == TK_XRAY_BASIC && version >= 1 && version <= 3)
+        return whole && (n - TK_XRAY_HEADER_SIZE) % TK_XRAY_BASIC_RECORD_SIZE ? 60 : 90;
+    return 0;
+}
+
+tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err)
+{
+    return tk_xray_reader_new(in, err);
+}
+
+/* ---------------------------------------------------------------- dump */
+
+/* The llvm-xray fdr-dump line for a raw record (payloads escaped, and the
+ * typed-event line gets its closing '>'). */
+static void fdr_line(tk_strbuf *b, const tk_xray_fdr_record *x, unsigned version)
+{
+    static const char *const fn[] = {"Function Enter", "Function Exit",
+                                     "Function Tail Exit", "Function Enter With Arg"};
+    sb_reset(b);
+    switch (x->kind) {
+    case TK_FDR_FUNCTION:
+        sb_printf(b, "<%s: #%" PRIu32 " delta = +%" PRIu32 ">", fn[x->action & 3],
+                  x->func_id, x->delta);
+        break;
+    case TK_FDR_NEW_BUFFER:
+        sb_printf(b, "<Thread ID: %" PRId32 ">", x->tid);
+        break;
+    case TK_FDR_END_OF_BUFFER:
+        sb_puts(b, "<End of Buffer>");
+        break;
+    case TK_FDR_NEW_CPU:
+        sb_printf(b, "<CPU: id = %u, tsc = %" PRIu64 ">", x->cpu, x->tsc);
+        break;
+    case TK_FDR_TSC_WRAP:
+        sb_printf(b, "<TSC Wrap: base = %" PRIu64 ">", x->tsc);
+        break;
+    case TK_FDR_WALLTIME:
+        sb_printf(b, "<Wall Time: seconds = %" PRIu64 ".%06" PRIu32 ">", x->seconds,
+                  x->micros);
+        break;
+    case TK_FDR_CALL_ARG:
+        sb_printf(b, "<Call Argument: data = %" PRIu64 " (hex = 0x%" PRIx64 ")>", x->value,
+                  x->value);
+        break;
+    case TK_FDR_BUFFER_EXTENTS:
+        sb_printf(b, "<Buffer: size = %" PRIu64 " bytes>", x->value);
+        break;
+    case TK_FDR_PID:
+        sb_printf(b, "<PID: %" PRId32 ">", x->pid);
+        break;
+    case TK_FDR_CUSTOM_EVENT:
+    case TK_FDR_TYPED_EVENT:
+        if (x->kind == TK_FDR_TYPED_EVENT)
+            sb_printf(b, "<Typed Event: delta = %+" PRId32 ", type = %u, size = %" PRId32,
+                      x->event_delta, x->event_type, x->size);
+        else if (version >= 5)
+            sb_printf(b, "<Custom Event: delta = %+" PRId32 ", size = %" PRId32,
+                      x->event_delta, x->size);
+        else
+            sb_printf(b, "<Custom Event: tsc = %" PRIu64 ", cpu = %u, size = %" PRId32,
+                      x->tsc, x->cpu, x->size);
+        sb_puts(b, ", data = '");
+        sb_text_str(b, (const char *)x->payload, (size_t)x->size, 0);
+        sb_puts(b, "'>");
+        break;
+    }
+}
+
+static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
+                     unsigned version)
+{
+    static const char *const actions[] = {"enter", "exit", "tail-exit", "enter-arg"};
+    tk_sink_record_begin(s);
+    tk_sink_u64(s, "i", i, 0);
+    tk_sink_u64(s, "offset", x->offset, 0);
+    tk_sink_cstr(s, "kind", tk_xray_fdr_kind_name(x->kind), 0);
+    switch (x->kind) {
+    case TK_FDR_FUNCTION:
+        tk_sink_cstr(s, "action", actions[x->action & 3], 0);
+        tk_sink_u64(s, "func_id", x->func_id, 0);
+        tk_sink_u64(s, "delta", x->delta, 0);
+        break;
+    case TK_FDR_NEW_BUFFER: tk_sink_i64(s, "tid", x->tid); break;
+    case TK_FDR_PID: tk_sink_i64(s, "pid", x->pid); break;
+    case TK_FDR_NEW_CPU:
+        tk_sink_u64(s, "cpu", x->cpu, 0);
+        tk_sink_u64(s, "tsc", x->tsc, 0);
+        break;
+    case TK_FDR_TSC_WRAP: tk_sink_u64(s, "tsc", x->tsc, 0); break;
+    case TK_FDR_WALLTIME:
+        tk_sink_u64(s, "seconds", x->seconds, 0);
+        tk_sink_u64(s, "micros", x->micros, 0);
+        break;
+    case TK_FDR_CALL_ARG: tk_sink_u64(s, "arg", x->value, 0); break;
+    case TK_FDR_BUFFER_EXTENTS: tk_sink_u64(s, "size", x->value, 0); break;
+    case TK_FDR_CUSTOM_EVENT:
+    case TK_FDR_TYPED_EVENT:
+        tk_sink_i64(s, "size", x->size);
+        if (x->kind == TK_FDR_TYPED_EVENT || version >= 5)
+            tk_sink_i64(s, "delta", x->event_delta);
+        if (x->kind == TK_FDR_TYPED_EVENT) {
+            tk_sink_u64(s, "event_type", x->event_type, 0);
+        } else if (version < 5) {
+            tk_sink_u64(s, "tsc", x->tsc, 0);
+            tk_sink_u64(s, "cpu", x->cpu, 0);
+        }
+        tk_sink_str(s, "data", (const char *)x->payload, (size_t)x->size, 0);
+        break;
+    case TK_FDR_END_OF_BUFFER: break;
+    }
+    tk_sink_record_end(s);
+}
+
+void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off)
+{
+    tk_sink_record_begin(s);
+    tk_sink_u64(s, "i", i, TK_SINK_BARE);
+    tk_sink_u64(s, "offset", off, TK_SINK_BARE | TK_SINK_HEX);
+    tk_sink_cstr(s, "kind", tk_xray_kind_name(r->kind), TK_SINK_BARE);
+    if (r->kind <= TK_XRAY_ENTER_ARG)
+        tk_sink_i64(s, "func_id", r->func_id);
+    tk_sink_u64(s, "tsc", r->tsc, 0);
+    tk_sink_u64(s, "cpu", r->cpu, 0);
+    tk_sink_u64(s, "tid", r->tid, 0);
+    tk_sink_u64(s, "pid", r->pid, 0);
+    if (r->nargs || tk_sink_get_style(s) == TK_SINK_JSON) {
+        tk_sink_array_begin(s, "args");
+        for (uint32_t k = 0; k < r->nargs; k++)
+            tk_sink_u64(s, NULL, r->args[k], 0);
+        tk_sink_array_end(s);
+    }
+    if (r->kind == TK_XRAY_TYPED_EVENT)
+        tk_sink_u64(s, "event_type", r->event_type, 0);
+    if (r->kind >= TK_XRAY_CUSTOM_EVENT)
+        tk_sink_str(s, "data", (const char *)r->data, r->data_len, 0);
+    tk_sink_record_end(s);
+}
+
+static tk_status options(const tk_options *o, uint64_t *skip, uint64_t *limit,
+                         int *logical, tk_error *err)
+{
+    if (tk_options_get_u64(o, "skip", 0, skip, err) != TK_OK ||
+        tk_options_get_u64(o, "limit", UINT64_MAX, limit, err) != TK_OK)
+        return err->status;
+    const char *v = tk_options_get(o, "records");
+    *logical = v && strcmp(v, "logical") == 0;
+    if (v && !*logical && strcmp(v, "raw") != 0)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--records: expected raw or logical, not '%s'", v);
+    return TK_OK;
+}
+
+static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+{
+    uint64_t skip, limit, shown = 0, i = 0;
+    int logical, rc = 0;
+    if (options(o, &skip, &limit, &logical, err) != TK_OK)
+        return err->status;
+    tk_xray_reader *r = tk_xr_open(in, err);
+    if (!r)
+        return err->status;
+    const tk_xray_header *h = tk_xray_reader_header(r);
+    if (h->type == TK_XRAY_FDR && !logical) {
+        tk_strbuf line = {0};
+        tk_xray_fdr_record x;
+        while (shown < limit && (rc = tk_xray_next_fdr(r, &x, err)) > 0) {
+            if (i++ < skip)
+                continue;
+            if (tk_sink_get_style(s) == TK_SINK_JSON) {
+                fdr_json(s, &x, i - 1, h->version);
+            } else {
+                fdr_line(&line, &x, h->version);
+                tk_sink_record_begin(s);
+                tk_sink_str(s, "record", line.p, line.len, TK_SINK_BARE);
+                tk_sink_record_end(s);
+            }
+            shown++;
+        }
+        sb_free(&line);
+    } else {
+        tk_xray_record rec;
+        while (shown < limit && (rc = tk_xray_next(r, &rec, err)) > 0) {
+            if (tk_xray_reader_index(r) < skip)
+                continue;
+            tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
+            shown++;
+        }
+    }
+    tk_xray_reader_free(r);
+    return shown < limit && rc < 0 ? err->status : TK_OK;
+}
+
+/* ------------------------------------------------------------ validate */
+
+static tk_status xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
+                             uint64_t *nwarnings, tk_error *err)
+{
+    (void)o;
+    tk_xray_reader *r = tk_xr_open(in, err);
+    if (!r)
+        return err->status;
+    tk_xray_record rec;
+    int rc;
+    while ((rc = tk_xray_next(r, &rec, err)) > 0)
+        ;
+    if (rc == 0 && tk_xray_reader_skipped(r)) {
+        *nwarnings += 1;
+        if (s) {
+            tk_sink_record_begin(s);
+            tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
+            tk_sink_cstr(s, "code", "skipped-bytes", 0);
+            tk_sink_u64(s, "bytes", tk_xray_reader_skipped(r), 0);
+            tk_sink_cstr(s, "message", "bytes between buffers skipped to the next "
+                                       "BufferExtents record", 0);
+            tk_sink_record_end(s);
+        }
+    }
+    tk_xray_reader_free(r);
+    return rc < 0 ? err->status : TK_OK;
+}
+
+/* ------------------------------------------------------------- convert */
+
+static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", NULL};
+
+static tk_status xr_convert(tk_input *in, const tk_options *o, const char *target,
+                            FILE *out, tk_error *err)
+{
+    tk_xray_reader *r = tk_xr_open(in, err);
+    if (!r)
+        return err->status;
+    tk_status st = TK_OK;
+    tk_xray_record rec;
+    int rc = 0;
+    if (strcmp(target, "jsonl") == 0) {
+        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        if (!s) {
+            tk_xray_reader_free(r);
+            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        }
+        while ((rc = tk_xray_next(r, &rec, err)) > 0)
+            tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
+        st = rc < 0 ? err->status : tk_sink_finish(s, err);
+        tk_sink_free(s);
+        tk_xray_reader_free(r);
+        return st;
+    }
+    int fdr = strcmp(target, "xray-fdr") == 0;
+    uint64_t version;
+    if (tk_options_get_u64(o, "xray-version", fdr ? 5 : 3, &version, err) != TK_OK) {
+        tk_xray_reader_free(r);
+        return err->status;
+    }
+    tk_xray_header h = *tk_xray_reader_header(r);
+    if (h.type != (fdr ? TK_XRAY_FDR : TK_XRAY_BASIC)) {
+        memset(h.raw, 0, sizeof h.raw);
+        h.buffer_size = 0;
+    }
+    h.type = fdr ? TK_XRAY_FDR : TK_XRAY_BASIC;
+    h.version = (uint16_t)(version > 0xFFFF ? 0 : version);
+    tk_xray_writer *w = tk_xray_writer_new(out, &h, err);
+    if (!w) {
+        tk_xray_reader_free(r);
+        return err->status;
+    }
+    while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0) {
+        st = tk_xray_write(w, &rec, err);
+        if (st == TK_EUNSUPPORTED && !fdr) /* basic mode has no events */
+            st = TK_OK;
+    }
+    if (st == TK_OK && rc < 0)
+        st = err->status;
+    tk_error tmp;
+    tk_status fst = tk_xray_writer_free(w, &tmp);
+    if (st == TK_OK && fst != TK_OK) {
+        *err = tmp;
+        st = fst;
+    }
+    tk_xray_reader_free(r);
+    return st;
+}
+
+const struct tk_format tk_fmt_xray = {
+    .name = "xray",
+    .description = "LLVM XRay function trace (basic mode v1-3, FDR v1-5)",
+    .probe = xr_probe,
+    .info = tk_xr_info,
+    .dump = xr_dump,
+    .validate = xr_validate,
+    .convert = xr_convert,
+    .targets = xr_targets,
+};

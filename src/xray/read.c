@@ -1,0 +1,515 @@
+/* XRay reader: basic-mode records, raw FDR records checked against the
+ * block grammar, and their expansion into logical records. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/cursor.h"
+#include "xray/xray_int.h"
+
+#define FDR_FUNCTION_SIZE 8
+#define FDR_METADATA_SIZE 16
+
+/* A logical record being assembled, with its own argument and payload
+ * storage (two slots alternate so the one returned stays valid while the
+ * next is collected). */
+typedef struct slot {
+    tk_xray_record rec;
+    uint64_t offset, index;
+    uint64_t *args;
+    uint32_t args_cap;
+    uint8_t *data;
+    uint32_t data_cap;
+} slot;
+
+struct tk_xray_reader {
+    tk_cursor cur;
+    tk_xray_header hdr;
+    int failed;
+    uint64_t raw_index;           /* raw records read */
+    uint64_t skipped;             /* garbage bytes skipped between buffers */
+    uint64_t blocks;              /* NewBuffer records seen */
+    uint64_t rec_off, rec_index;  /* last record returned */
+    uint64_t logical_count;
+    /* FDR buffer bounds and verifier */
+    int have_extents;
+    uint64_t buf_end;             /* v2+: end of the current buffer */
+    xv_state state;
+    uint64_t block_start;         /* offset of the block's first record */
+    /* expansion state of the current block */
+    uint32_t tid, pid;
+    uint16_t cpu;
+    uint64_t base;
+    /* pending logical record (an entry may still get arguments) */
+    slot slots[2];
+    int cur_slot, have_pending;
+};
+
+tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
+{
+    tk_xray_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        return NULL;
+    }
+    int64_t n = tk_cursor_init(&r->cur, in, TK_XRAY_HEADER_SIZE, err);
+    if (n < 0 || tk_xray_parse_header(r->cur.p, (size_t)n, &r->hdr, err) != TK_OK) {
+        free(r);
+        return NULL;
+    }
+    r->cur.p += TK_XRAY_HEADER_SIZE;
+    r->rec_off = TK_NO_OFFSET;
+    r->rec_index = TK_NO_RECORD;
+    return r;
+}
+
+void tk_xray_reader_free(tk_xray_reader *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < 2; i++) {
+        free(r->slots[i].args);
+        free(r->slots[i].data);
+    }
+    free(r);
+}
+
+const tk_xray_header *tk_xray_reader_header(const tk_xray_reader *r) { return &r->hdr; }
+uint64_t tk_xray_reader_offset(const tk_xray_reader *r) { return r->rec_off; }
+uint64_t tk_xray_reader_index(const tk_xray_reader *r) { return r->rec_index; }
+uint64_t tk_xray_reader_skipped(const tk_xray_reader *r) { return r->skipped; }
+uint64_t tk_xray_reader_blocks(const tk_xray_reader *r) { return r->blocks; }
+
+#define FAIL(off, ...)                                                       \
+    do {                                                                     \
+        r->failed = 1;                                                       \
+        tk_error_set(err, TK_EMALFORMED, (off), r->raw_index, __VA_ARGS__);  \
+        return -1;                                                           \
+    } while (0)
+
+#define NOMEM()                                                              \
+    do {                                                                     \
+        r->failed = 1;                                                       \
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory"); \
+        return -1;                                                           \
+    } while (0)
+
+/* ------------------------------------------------------------ pending */
+
+static slot *fresh_slot(tk_xray_reader *r)
+{
+    slot *s = &r->slots[r->have_pending ? !r->cur_slot : r->cur_slot];
+    memset(&s->rec, 0, sizeof s->rec);
+    s->rec.args = s->args;
+    s->rec.data = s->data;
+    return s;
+}
+
+static int slot_add_arg(slot *s, uint64_t arg)
+{
+    if (s->rec.nargs == s->args_cap) {
+        uint32_t cap = s->args_cap ? s->args_cap * 2 : 4;
+        uint64_t *a = realloc(s->args, cap * sizeof *a);
+        if (!a)
+            return -1;
+        s->args = a;
+        s->args_cap = cap;
+    }
+    s->args[s->rec.nargs++] = arg;
+    s->rec.args = s->args;
+    return 0;
+}
+
+static int slot_set_data(slot *s, const uint8_t *p, uint32_t n)
+{
+    if (n > s->data_cap) {
+        uint8_t *d = realloc(s->data, n);
+        if (!d)
+            return -1;
+        s->data = d;
+        s->data_cap = n;
+    }
+    if (n)
+        memcpy(s->data, p, n);
+    s->rec.data = s->data;
+    s->rec.data_len = n;
+    return 0;
+}
+
+/* Make `s` the pending record; if one was pending, return it in *out. */
+static int push_pending(tk_xray_reader *r, slot *s, tk_xray_record *out)
+{
+    int had = r->have_pending;
+    if (had) {
+        slot *p = &r->slots[r->cur_slot];
+        *out = p->rec;
+        r->rec_off = p->offset;
+        r->rec_index = p->index;
+    }
+    r->cur_slot = (int)(s - r->slots);
+    r->have_pending = 1;
+    s->index = r->logical_count++;
+    return had;
+}
+
+static int flush_pending(tk_xray_reader *r, tk_xray_record *out)
+{
+    if (!r->have_pending)
+        return 0;
+    slot *p = &r->slots[r->cur_slot];
+    *out = p->rec;
+    r->rec_off = p->offset;
+    r->rec_index = p->index;
+    r->have_pending = 0;
+    return 1;
+}
+
+/* -------------------------------------------------------------- basic */
+
+static int next_basic(tk_xray_reader *r, tk_xray_record *out, tk_error *err)
+{
+    for (;;) {
+        if (r->failed)
+            return -1;
+        int64_t avail = tk_cursor_need(&r->cur, TK_XRAY_BASIC_RECORD_SIZE, err);
+        uint64_t off = tk_cursor_offset(&r->cur);
+        if (avail < 0) {
+            r->failed = 1;
+            return -1;
+        }
+        if (avail == 0)
+            return flush_pending(r, out);
+        if (avail < TK_XRAY_BASIC_RECORD_SIZE)
+            FAIL(off, "truncated basic-mode record: needs 32 bytes, %lld left",
+                 (long long)avail);
+        const uint8_t *p = r->cur.p;
+        uint16_t rtype = tk_ld16(p, 0);
+        if (rtype == 1) { /* argument payload of the previous entry */
+            int32_t fid = (int32_t)tk_ld32(p + 4, 0);
+            uint32_t tid = tk_ld32(p + 8, 0), pid = tk_ld32(p + 12, 0);
+            slot *s = &r->slots[r->cur_slot];
+            if (!r->have_pending)
+                FAIL(off, "argument payload with no function record before it");
+            if (s->rec.func_id != fid || s->rec.tid != tid ||
+                (r->hdr.version >= 3 && s->rec.pid != pid))
+                FAIL(off, "argument payload for function %d thread %u follows a "
+                          "record of function %d thread %u",
+                     fid, tid, s->rec.func_id, s->rec.tid);
+            if (slot_add_arg(s, tk_ld64(p + 16, 0)) != 0)
+                NOMEM();
+            r->cur.p += TK_XRAY_BASIC_RECORD_SIZE;
+            r->raw_index++;
+            continue;
+        }
+        if (rtype != 0)
+            FAIL(off, "unknown basic-mode record type %u", rtype);
+        uint8_t kind = p[3];
+        if (kind > TK_XRAY_ENTER_ARG)
+            FAIL(off + 3, "unknown function record type %u", kind);
+        slot *s = fresh_slot(r);
+        s->rec.kind = (tk_xray_kind)kind;
+        s->rec.cpu = p[2];
+        s->rec.func_id = (int32_t)tk_ld32(p + 4, 0);
+        s->rec.tsc = tk_ld64(p + 8, 0);
+        s->rec.tid = tk_ld32(p + 16, 0);
+        /* Only version 3 writes the pid; earlier files have padding here. */
+        s->rec.pid = r->hdr.version >= 3 ? tk_ld32(p + 20, 0) : 0;
+        s->offset = off;
+        r->cur.p += TK_XRAY_BASIC_RECORD_SIZE;
+        r->raw_index++;
+        if (push_pending(r, s, out))
+            return 1;
+    }
+}
+
+/* ---------------------------------------------------------------- FDR */
+
+/* Check the block grammar for a record of kind k at `off`. */
+static int verify(tk_xray_reader *r, tk_xray_fdr_kind k, uint64_t off,
+                  tk_error *err)
+{
+    xv_state to = tk_xv_state_of(k);
+    int starts_block = to == XV_EXTENTS || (to == XV_NEW_BUFFER && r->state != XV_EXTENTS);
+    if (starts_block) {
+        /* The previous block must have ended properly (an empty buffer,
+         * BufferExtents(0), is harmless). */
+        if (r->state != XV_UNKNOWN && r->state != XV_EXTENTS && !tk_xv_terminal(r->state))
+            FAIL(off, "block at offset 0x%llx (thread %u) ends after %s, before "
+                      "any function record",
+                 (unsigned long long)r->block_start, r->tid, tk_xv_name(r->state));
+        r->state = XV_UNKNOWN;
+        r->block_start = off;
+    }
+    if (!tk_xv_allowed(r->state, to))
+        FAIL(off, "%s record cannot follow %s in a block (thread %u)",
+             tk_xv_name(to), tk_xv_name(r->state), r->tid);
+    r->state = to;
+    return 0;
+}
+
+/* v1 buffers have a fixed size: after EndOfBuffer, skip the padding. */
+static int skip_v1_padding(tk_xray_reader *r, tk_error *err)
+{
+    uint64_t used = tk_cursor_offset(&r->cur) - r->block_start;
+    if (r->hdr.buffer_size == 0 || used >= r->hdr.buffer_size)
+        return 0;
+    if (tk_cursor_skip(&r->cur, r->hdr.buffer_size - used, err) < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Between v3+ buffers LLVM skips bytes until a BufferExtents tag (0x0F);
+ * do the same, counting what was skipped. Returns -1 on error. */
+static int skip_to_extents(tk_xray_reader *r, tk_error *err)
+{
+    for (;;) {
+        int64_t avail = tk_cursor_need(&r->cur, 1, err);
+        if (avail <= 0) {
+            if (avail < 0)
+                r->failed = 1;
+            return (int)avail;
+        }
+        const uint8_t *hit = memchr(r->cur.p, 0x0F, (size_t)avail);
+        size_t n = hit ? (size_t)(hit - r->cur.p) : (size_t)avail;
+        r->cur.p += n;
+        r->skipped += n;
+        if (hit)
+            return 0;
+    }
+}
+
+/* Decode the raw record at the cursor (does not verify or advance). */
+static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
+                      tk_error *err)
+{
+    const unsigned v = r->hdr.version;
+    uint64_t off = tk_cursor_offset(&r->cur);
+    int64_t avail = tk_cursor_need(&r->cur, FDR_METADATA_SIZE, err);
+    if (avail < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    if (avail == 0)
+        return 0;
+    const uint8_t *p = r->cur.p;
+    memset(x, 0, sizeof *x);
+    x->offset = off;
+    if (!(p[0] & 1)) {
+        if (avail < FDR_FUNCTION_SIZE)
+            FAIL(off, "truncated function record: needs 8 bytes, %lld left",
+                 (long long)avail);
+        uint32_t w = tk_ld32(p, 0);
+        x->kind = TK_FDR_FUNCTION;
+        x->action = (uint8_t)((w >> 1) & 7);
+        if (x->action > TK_XRAY_ENTER_ARG)
+            FAIL(off, "unknown function record type %u", x->action);
+        x->func_id = w >> 4;
+        x->delta = tk_ld32(p + 4, 0);
+        *len = FDR_FUNCTION_SIZE;
+        return 1;
+    }
+    unsigned kind = p[0] >> 1;
+    if (avail < FDR_METADATA_SIZE)
+        FAIL(off, "truncated metadata record: needs 16 bytes, %lld left",
+             (long long)avail);
+    const uint8_t *b = p + 1; /* the 15-byte body */
+    *len = FDR_METADATA_SIZE;
+    x->kind = (tk_xray_fdr_kind)kind;
+    switch (kind) {
+    case TK_FDR_NEW_BUFFER:
+        x->tid = (int32_t)tk_ld32(b, 0);
+        break;
+    case TK_FDR_END_OF_BUFFER:
+        if (v >= 2)
+            FAIL(off, "EndOfBuffer records are not allowed from version 2 on");
+        break;
+    case TK_FDR_NEW_CPU:
+        x->cpu = tk_ld16(b, 0);
+        x->tsc = tk_ld64(b + 2, 0);
+        break;
+    case TK_FDR_TSC_WRAP:
+        x->tsc = tk_ld64(b, 0);
+        break;
+    case TK_FDR_WALLTIME:
+        x->seconds = tk_ld64(b, 0);
+        x->micros = tk_ld32(b + 8, 0);
+        break;
+    case TK_FDR_CALL_ARG:
+        x->value = tk_ld64(b, 0);
+        break;
+    case TK_FDR_BUFFER_EXTENTS:
+        if (v < 2)
+            FAIL(off, "BufferExtents records appear only from version 2 on");
+        x->value = tk_ld64(b, 0);
+        break;
+    case TK_FDR_PID:
+        x->pid = (int32_t)tk_ld32(b, 0);
+        break;
+    case TK_FDR_CUSTOM_EVENT:
+    case TK_FDR_TYPED_EVENT:
+        x->size = (int32_t)tk_ld32(b, 0);
+        if (kind == TK_FDR_TYPED_EVENT || v >= 5) {
+            x->event_delta = (int32_t)tk_ld32(b + 4, 0);
+            x->event_type = kind == TK_FDR_TYPED_EVENT ? tk_ld16(b + 8, 0) : 0;
+        } else {
+            x->tsc = tk_ld64(b + 4, 0);
+            x->cpu = v == 4 ? tk_ld16(b + 12, 0) : r->cpu;
+        }
+        if (x->size <= 0)
+            FAIL(off + 1, "invalid event payload size %d", x->size);
+        avail = tk_cursor_need(&r->cur, FDR_METADATA_SIZE + (size_t)x->size, err);
+        if (avail < 0) {
+            r->failed = 1;
+            return -1;
+        }
+        if ((uint64_t)avail < FDR_METADATA_SIZE + (uint64_t)x->size)
+            FAIL(off + 1, "event payload of %d bytes runs past the end of the "
+                          "trace (%lld bytes left)",
+                 x->size, (long long)avail - FDR_METADATA_SIZE);
+        x->payload = r->cur.p + FDR_METADATA_SIZE;
+        *len = FDR_METADATA_SIZE + (size_t)x->size;
+        break;
+    default:
+        FAIL(off, "unknown metadata record kind %u", kind);
+    }
+    return 1;
+}
+
+int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
+{
+    if (r->failed)
+        return -1;
+    if (r->hdr.type != TK_XRAY_FDR)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "not an FDR-mode trace"), -1;
+    if (r->have_extents && tk_cursor_offset(&r->cur) == r->buf_end)
+        r->have_extents = 0; /* the buffer is complete */
+    if (r->hdr.version >= 3 && !r->have_extents && skip_to_extents(r, err) < 0)
+        return -1;
+    uint64_t off = tk_cursor_offset(&r->cur);
+    size_t len = 0;
+    int rc = decode_fdr(r, x, &len, err);
+    if (rc <= 0) {
+        if (rc == 0 && r->have_extents)
+            FAIL(off, "trace ends inside a buffer: %llu of its bytes are missing",
+                 (unsigned long long)(r->buf_end - off));
+        if (rc == 0 && r->state != XV_UNKNOWN && r->state != XV_EXTENTS &&
+            !tk_xv_terminal(r->state))
+            FAIL(off, "trace ends inside a block, after %s", tk_xv_name(r->state));
+        return rc;
+    }
+    if (r->hdr.version >= 2) {
+        if (!r->have_extents && x->kind != TK_FDR_BUFFER_EXTENTS)
+            FAIL(off, "%s record outside any buffer: expected BufferExtents",
+                 tk_xray_fdr_kind_name(x->kind));
+        if (r->have_extents && x->kind == TK_FDR_BUFFER_EXTENTS)
+            FAIL(off, "BufferExtents record inside a buffer (%llu bytes before "
+                      "its end)",
+                 (unsigned long long)(r->buf_end - off));
+        if (r->have_extents && off + len > r->buf_end)
+            FAIL(off, "%s record of %zu bytes runs %llu bytes past the end of its "
+                      "buffer",
+                 tk_xray_fdr_kind_name(x->kind), len,
+                 (unsigned long long)(off + len - r->buf_end));
+    }
+    if (verify(r, x->kind, off, err) != 0)
+        return -1;
+    r->cur.p += len;
+    r->raw_index++;
+    switch (x->kind) {
+    case TK_FDR_BUFFER_EXTENTS:
+        r->have_extents = 1;
+        r->buf_end = off + len + x->value;
+        if (r->buf_end < off)
+            FAIL(off, "buffer extents of %llu bytes overflow",
+                 (unsigned long long)x->value);
+        break;
+    case TK_FDR_NEW_BUFFER:
+        r->blocks++;
+        r->tid = (uint32_t)x->tid;
+        r->pid = 0;
+        r->cpu = 0;
+        r->base = 0;
+        break;
+    case TK_FDR_PID:
+        r->pid = (uint32_t)x->pid;
+        break;
+    case TK_FDR_NEW_CPU:
+        r->cpu = x->cpu;
+        break;
+    case TK_FDR_END_OF_BUFFER:
+        if (skip_v1_padding(r, err) != 0)
+            return -1;
+        break;
+    default:
+        break;
+    }
+    return 1;
+}
+
+/* Expand raw records into logical ones (per block: NewCPUId and TSCWrap
+ * set the TSC base, function records and v5 events add deltas). */
+static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *err)
+{
+    tk_xray_fdr_record x;
+    for (;;) {
+        int rc = tk_xray_next_fdr(r, &x, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return flush_pending(r, out);
+        slot *s;
+        switch (x.kind) {
+        case TK_FDR_NEW_CPU:
+        case TK_FDR_TSC_WRAP:
+            r->base = x.tsc;
+            continue;
+        case TK_FDR_CALL_ARG:
+            if (!r->have_pending)
+                continue;
+            s = &r->slots[r->cur_slot];
+            if (s->rec.kind == TK_XRAY_ENTER)
+                s->rec.kind = TK_XRAY_ENTER_ARG;
+            if (slot_add_arg(s, x.value) != 0)
+                NOMEM();
+            continue;
+        case TK_FDR_FUNCTION:
+            r->base += x.delta;
+            s = fresh_slot(r);
+            s->rec.kind = (tk_xray_kind)x.action;
+            s->rec.func_id = (int32_t)x.func_id;
+            break;
+        case TK_FDR_CUSTOM_EVENT:
+        case TK_FDR_TYPED_EVENT:
+            s = fresh_slot(r);
+            if (x.kind == TK_FDR_TYPED_EVENT || r->hdr.version >= 5)
+                r->base += (uint64_t)(int64_t)x.event_delta;
+            s->rec.kind = x.kind == TK_FDR_TYPED_EVENT ? TK_XRAY_TYPED_EVENT
+                                                        : TK_XRAY_CUSTOM_EVENT;
+            s->rec.event_type = x.event_type;
+            if (slot_set_data(s, x.payload, (uint32_t)x.size) != 0)
+                NOMEM();
+            break;
+        default:
+            continue;
+        }
+        int absolute = x.kind == TK_FDR_CUSTOM_EVENT && r->hdr.version < 5;
+        s->rec.tsc = absolute ? x.tsc : r->base;
+        s->rec.cpu = absolute ? x.cpu : r->cpu;
+        s->rec.tid = r->tid;
+        s->rec.pid = r->pid;
+        s->offset = x.offset;
+        if (push_pending(r, s, out))
+            return 1;
+    }
+}
+
+int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    if (r->failed)
+        return -1;
+    return r->hdr.type == TK_XRAY_BASIC ? next_basic(r, rec, err)
+                                        : next_fdr_logical(r, rec, err);
+}

@@ -1,0 +1,294 @@
+/* Cacheray checker: each warning kind with its exact code and message, the
+ * live-region bookkeeping (an overlapping RTTA_ADD ends what it overlaps,
+ * removal by exact start only), and a random comparison with a naive
+ * model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static tk_cacheray_checker *chk;
+static tk_cacheray_warning w[16];
+
+static int setup(void **state)
+{
+    (void)state;
+    chk = tk_cacheray_checker_new();
+    return chk ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tk_cacheray_checker_free(chk); /* with regions still live: no leak */
+    return 0;
+}
+
+static int access_(uint8_t size)
+{
+    tk_cacheray_record r = {TK_CR_READ, 0, size, 0x1234, 0, 0, 0, 0, NULL};
+    return tk_cacheray_check(chk, &r, 0x36, 3, w, 16);
+}
+
+static int add(uint64_t addr, uint32_t elemsize, uint32_t elemcount)
+{
+    tk_cacheray_record r = {TK_CR_RTTA_ADD, 0, 0, addr, 0, elemsize, elemcount, 1, "T"};
+    return tk_cacheray_check(chk, &r, 0x100, 9, w, 16);
+}
+
+static int rm(uint64_t addr)
+{
+    tk_cacheray_record r = {TK_CR_RTTA_REMOVE, 0, 0, addr, 0, 0, 0, 0, NULL};
+    return tk_cacheray_check(chk, &r, 0x200, 11, w, 16);
+}
+
+static void expect_warning(int i, tk_cacheray_warning_kind kind, const char *code,
+                           const char *message, uint64_t addr)
+{
+    assert_int_equal(w[i].kind, kind);
+    assert_string_equal(w[i].code, code);
+    assert_string_equal(w[i].message, message);
+    assert_int_equal(w[i].addr, addr);
+}
+
+static void test_zero_size(void **state)
+{
+    (void)state;
+    assert_int_equal(access_(4), 0);
+    assert_int_equal(access_(0), 1);
+    expect_warning(0, TK_CRW_ZERO_SIZE, "zero-size", "access of 0 bytes", 0x1234);
+    assert_int_equal(w[0].offset, 0x36);
+    assert_int_equal(w[0].record, 3);
+    tk_cacheray_record wr = {TK_CR_WRITE, TK_CR_ATOMIC, 0, 9, 0, 0, 0, 0, NULL};
+    assert_int_equal(tk_cacheray_check(chk, &wr, 0, 0, w, 16), 1);
+    assert_int_equal(tk_cacheray_checker_live(chk), 0);
+}
+
+static void test_remove_by_exact_start(void **state)
+{
+    (void)state;
+    assert_int_equal(rm(0x1000), 1);
+    expect_warning(0, TK_CRW_REMOVE_UNKNOWN, "remove-unknown",
+                   "rtta_remove with no live region starting there", 0x1000);
+    assert_int_equal(w[0].offset, 0x200);
+    assert_int_equal(w[0].record, 11);
+    assert_int_equal(add(0x1000, 16, 4), 0); /* [0x1000, 0x1040) */
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+    assert_int_equal(rm(0x1010), 1); /* inside, not the start */
+    assert_int_equal(w[0].kind, TK_CRW_REMOVE_UNKNOWN);
+    assert_int_equal(rm(0x0fff), 1);
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+    assert_int_equal(rm(0x1000), 0);
+    assert_int_equal(tk_cacheray_checker_live(chk), 0);
+    assert_int_equal(rm(0x1000), 1); /* already gone */
+}
+
+static void test_overlap_ends_regions(void **state)
+{
+    (void)state;
+    assert_int_equal(add(0x1000, 0x100, 1), 0);
+    assert_int_equal(add(0x2000, 0x80, 2), 0);
+    assert_int_equal(add(0x3000, 0x100, 1), 0);
+    assert_int_equal(add(0x1100, 0x10, 1), 0); /* adjacent is not overlapping */
+    assert_int_equal(tk_cacheray_checker_live(chk), 4);
+    /* [0x10f0, 0x2010) covers 0x1100 and reaches into 0x1000 and 0x2000 */
+    assert_int_equal(add(0x10f0, 0xf20, 1), 3);
+    expect_warning(0, TK_CRW_OVERLAP, "overlap", "rtta_add overlaps a live region, which it ends",
+                   0x10f0);
+    assert_int_equal(w[0].other_addr, 0x1000);
+    assert_int_equal(w[1].other_addr, 0x1100);
+    assert_int_equal(w[2].other_addr, 0x2000);
+    assert_int_equal(w[2].offset, 0x100);
+    assert_int_equal(w[2].record, 9);
+    assert_int_equal(tk_cacheray_checker_live(chk), 2); /* 0x3000 and the new one */
+    assert_int_equal(rm(0x1000), 1);                     /* ended by the overlap */
+    assert_int_equal(rm(0x2000), 1);
+    assert_int_equal(rm(0x3000), 0);
+    assert_int_equal(rm(0x10f0), 0);
+    assert_int_equal(tk_cacheray_checker_live(chk), 0);
+}
+
+static void test_overlap_same_start_and_inside(void **state)
+{
+    (void)state;
+    assert_int_equal(add(0x1000, 16, 1), 0);
+    assert_int_equal(add(0x1000, 8, 1), 1); /* same start */
+    assert_int_equal(w[0].other_addr, 0x1000);
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+    assert_int_equal(add(0x1004, 1, 1), 1); /* strictly inside [0x1000, 0x1008) */
+    assert_int_equal(w[0].other_addr, 0x1000);
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+    assert_int_equal(rm(0x1000), 1);
+    assert_int_equal(rm(0x1004), 0);
+}
+
+static void test_overlap_many_capped(void **state)
+{
+    (void)state;
+    for (uint64_t i = 0; i < 5; i++)
+        assert_int_equal(add(0x1000 + 0x100 * i, 0x10, 1), 0);
+    tk_cacheray_record big = {TK_CR_RTTA_ADD, 0, 0, 0x800, 0, 0x1000, 1, 0, NULL};
+    tk_cacheray_warning two[2];
+    memset(two, 0, sizeof two);
+    /* all five counted, only `cap` written */
+    assert_int_equal(tk_cacheray_check(chk, &big, 0, 0, two, 2), 5);
+    assert_int_equal(two[0].other_addr, 0x1000);
+    assert_int_equal(two[1].other_addr, 0x1100);
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+    tk_cacheray_record again = big;
+    assert_int_equal(tk_cacheray_check(chk, &again, 0, 0, NULL, 0), 1);
+}
+
+static void test_empty_region(void **state)
+{
+    (void)state;
+    assert_int_equal(add(0x1000, 0, 5), 1);
+    expect_warning(0, TK_CRW_EMPTY_REGION, "empty-region",
+                   "rtta_add of an empty region (elemsize or elemcount 0)", 0x1000);
+    assert_int_equal(tk_cacheray_checker_live(chk), 1); /* still tracked */
+    assert_int_equal(add(0x2000, 8, 0), 1);
+    assert_int_equal(w[0].kind, TK_CRW_EMPTY_REGION);
+    /* an empty region at a live start overlaps it */
+    assert_int_equal(add(0x1000, 0, 0), 2);
+    assert_int_equal(w[0].kind, TK_CRW_EMPTY_REGION);
+    assert_int_equal(w[1].kind, TK_CRW_OVERLAP);
+    assert_int_equal(w[1].other_addr, 0x1000);
+    assert_int_equal(tk_cacheray_checker_live(chk), 2);
+    assert_int_equal(rm(0x1000), 0);
+    assert_int_equal(rm(0x2000), 0);
+}
+
+static void test_region_wraps(void **state)
+{
+    (void)state;
+    assert_int_equal(add(0xffffffffffffff00ULL, 0x100, 2), 1);
+    expect_warning(0, TK_CRW_REGION_WRAPS, "region-wraps",
+                   "rtta_add region runs past the end of the address space",
+                   0xffffffffffffff00ULL);
+    /* clamped to the end of the address space: a later region there overlaps */
+    assert_int_equal(add(0xfffffffffffffff0ULL, 4, 1), 1);
+    assert_int_equal(w[0].kind, TK_CRW_OVERLAP);
+    assert_int_equal(w[0].other_addr, 0xffffffffffffff00ULL);
+    /* the size is computed in 64 bits: 0xffffffff * 0xffffffff fits */
+    assert_int_equal(add(0x1000, 0xffffffffu, 0xffffffffu), 0);
+    assert_int_equal(add(0x7fff00000000ULL, 8, 1), 1);
+    assert_int_equal(w[0].other_addr, 0x1000);
+}
+
+static void test_region_ends_at_top(void **state)
+{
+    (void)state;
+    /* [0xfff...f0, 2^64) reaches the end without passing it: no warning,
+     * and its last byte is still part of it. */
+    assert_int_equal(add(0xfffffffffffffff0ULL, 16, 1), 0);
+    assert_int_equal(add(0xffffffffffffffffULL, 1, 1), 1);
+    assert_int_equal(w[0].kind, TK_CRW_OVERLAP);
+    assert_int_equal(w[0].other_addr, 0xfffffffffffffff0ULL);
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+}
+
+/* ---- random comparison with a list-based model */
+
+typedef struct model {
+    uint64_t start[4096], last[4096]; /* inclusive; empty regions flagged */
+    int empty[4096];
+    size_t n;
+} model;
+
+static void model_drop(model *m, size_t i)
+{
+    m->n--;
+    m->start[i] = m->start[m->n];
+    m->last[i] = m->last[m->n];
+    m->empty[i] = m->empty[m->n];
+}
+
+/* Warnings the model expects for `r`: kinds and other_addr in order. */
+static int model_check(model *m, const tk_cacheray_record *r, tk_cacheray_warning *out)
+{
+    int k = 0;
+    if (r->type == TK_CR_RTTA_REMOVE) {
+        for (size_t i = 0; i < m->n; i++)
+            if (m->start[i] == r->addr) {
+                model_drop(m, i);
+                return 0;
+            }
+        out[k++].kind = TK_CRW_REMOVE_UNKNOWN;
+        return k;
+    }
+    uint64_t size = (uint64_t)r->elemsize * r->elemcount;
+    uint64_t s = r->addr, e = s + size - 1;
+    int empty = size == 0;
+    if (empty)
+        out[k++].kind = TK_CRW_EMPTY_REGION;
+    else if (e < s) {
+        out[k++].kind = TK_CRW_REGION_WRAPS;
+        e = UINT64_MAX;
+    }
+    for (;;) { /* overlapped regions in ascending start order */
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < m->n; i++)
+            if ((m->start[i] == s ||
+                 (!empty && !m->empty[i] && m->start[i] <= e && s <= m->last[i])) &&
+                (best == SIZE_MAX || m->start[i] < m->start[best]))
+                best = i;
+        if (best == SIZE_MAX)
+            break;
+        out[k].kind = TK_CRW_OVERLAP;
+        out[k++].other_addr = m->start[best];
+        model_drop(m, best);
+    }
+    m->start[m->n] = s;
+    m->last[m->n] = empty ? s : e;
+    m->empty[m->n++] = empty;
+    return k;
+}
+
+static void test_random_against_model(void **state)
+{
+    (void)state;
+    static model m;
+    memset(&m, 0, sizeof m);
+    uint64_t rs = 99;
+    tk_cacheray_warning want[64], got[64];
+    for (int i = 0; i < 20000; i++) {
+        tk_cacheray_record r = {0};
+        int near_top = tu_rand_below(&rs, 50) == 0;
+        uint64_t base = near_top ? 0xfffffffffffff000ULL : 0x10000;
+        r.addr = base + 8 * tu_rand_below(&rs, 500);
+        if (tu_rand_below(&rs, 3) == 0) {
+            r.type = TK_CR_RTTA_REMOVE;
+        } else {
+            r.type = TK_CR_RTTA_ADD;
+            r.elemsize = (uint32_t)tu_rand_below(&rs, 24);
+            r.elemcount = (uint32_t)tu_rand_below(&rs, 4);
+        }
+        int nw = model_check(&m, &r, want);
+        int ng = tk_cacheray_check(chk, &r, 0, (uint64_t)i, got, 64);
+        assert_int_equal(ng, nw);
+        for (int k = 0; k < nw; k++) {
+            assert_int_equal(got[k].kind, want[k].kind);
+            if (want[k].kind == TK_CRW_OVERLAP)
+                assert_int_equal(got[k].other_addr, want[k].other_addr);
+            assert_int_equal(got[k].record, (uint64_t)i);
+        }
+        assert_int_equal(tk_cacheray_checker_live(chk), m.n);
+    }
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_zero_size),
+        T(test_remove_by_exact_start),
+        T(test_overlap_ends_regions),
+        T(test_overlap_same_start_and_inside),
+        T(test_overlap_many_capped),
+        T(test_empty_region),
+        T(test_region_wraps),
+        T(test_region_ends_at_top),
+        T(test_random_against_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,408 @@
+/* tk_sink: the exact text and JSON every command prints. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* Render the same calls in one style and compare with `want`. */
+typedef void (*emit_fn)(tk_sink *s);
+
+static void expect(emit_fn fn, tk_sink_style style, const char *want)
+{
+    tu_capture c;
+    tk_sink *s = tu_sink_open(&c, style);
+    assert_int_equal(tk_sink_get_style(s), style);
+    fn(s);
+    char *got = tu_sink_text(s, &c);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* ---- records: one line each */
+
+static void emit_records(tk_sink *s)
+{
+    tk_sink_record_begin(s);
+    tk_sink_u64(s, "i", 7, TK_SINK_BARE);
+    tk_sink_u64(s, "offset", 0x12, TK_SINK_BARE | TK_SINK_HEX);
+    tk_sink_cstr(s, "type", "read", TK_SINK_BARE);
+    tk_sink_u64(s, "addr", 0x7ffe0000, TK_SINK_HEX);
+    tk_sink_u64(s, "size", 4, 0);
+    tk_sink_bool(s, "atomic", 1);
+    tk_sink_cstr(s, "name", "a b", 0);
+    tk_sink_record_end(s);
+    tk_sink_record_begin(s);
+    tk_sink_i64(s, "delta", -5);
+    tk_sink_object_begin(s, "obj");
+    tk_sink_u64(s, "x", 1, 0);
+    tk_sink_u64(s, "y", 2, 0);
+    tk_sink_object_end(s);
+    tk_sink_array_begin(s, "list");
+    tk_sink_u64(s, NULL, 1, 0);
+    tk_sink_u64(s, NULL, 2, 0);
+    tk_sink_u64(s, NULL, 3, 0);
+    tk_sink_array_end(s);
+    tk_sink_null(s, "none");
+    tk_sink_f64(s, "ratio", 0.25);
+    tk_sink_record_end(s);
+}
+
+static void test_records_text(void **state)
+{
+    (void)state;
+    expect(emit_records, TK_SINK_TEXT,
+           "7 0x12 read addr=0x7ffe0000 size=4 atomic=yes name=\"a b\"\n"
+           "delta=-5 obj={x=1 y=2} list=[1,2,3] none=- ratio=0.25\n");
+}
+
+static void test_records_json(void **state)
+{
+    (void)state;
+    expect(emit_records, TK_SINK_JSON,
+           "{\"i\":7,\"offset\":18,\"type\":\"read\",\"addr\":2147352576,\"size\":4,"
+           "\"atomic\":true,\"name\":\"a b\"}\n"
+           "{\"delta\":-5,\"obj\":{\"x\":1,\"y\":2},\"list\":[1,2,3],\"none\":null,"
+           "\"ratio\":0.25}\n");
+}
+
+/* ---- a document with nested objects and arrays of scalars */
+
+static void emit_document(tk_sink *s)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "file", "a.trace", 0);
+    tk_sink_u64(s, "size", 7255, 0);
+    tk_sink_object_begin(s, "range");
+    tk_sink_u64(s, "min", 0x10, TK_SINK_HEX);
+    tk_sink_object_begin(s, "inner");
+    tk_sink_bool(s, "deep", 0);
+    tk_sink_object_end(s);
+    tk_sink_u64(s, "max", 0x20, TK_SINK_HEX);
+    tk_sink_object_end(s);
+    tk_sink_array_begin(s, "threads");
+    tk_sink_u64(s, NULL, 1000, 0);
+    tk_sink_u64(s, NULL, 1001, 0);
+    tk_sink_u64(s, NULL, 1002, 0);
+    tk_sink_array_end(s);
+    tk_sink_array_begin(s, "empty");
+    tk_sink_array_end(s);
+    tk_sink_null(s, "nothing");
+    tk_sink_f64(s, "ratio", 0.5);
+    tk_sink_object_end(s);
+}
+
+static void test_document_text(void **state)
+{
+    (void)state;
+    expect(emit_document, TK_SINK_TEXT,
+           "file: a.trace\n"
+           "size: 7255\n"
+           "range:\n"
+           "  min: 0x10\n"
+           "  inner:\n"
+           "    deep: no\n"
+           "  max: 0x20\n"
+           "threads: 1000, 1001, 1002\n"
+           "empty: (none)\n"
+           "nothing: -\n"
+           "ratio: 0.5\n");
+}
+
+static void test_document_json(void **state)
+{
+    (void)state;
+    expect(emit_document, TK_SINK_JSON,
+           "{\"file\":\"a.trace\",\"size\":7255,\"range\":{\"min\":16,\"inner\":"
+           "{\"deep\":false},\"max\":32},\"threads\":[1000,1001,1002],\"empty\":[],"
+           "\"nothing\":null,\"ratio\":0.5}\n");
+}
+
+/* ---- tables: arrays of flat objects */
+
+static void row(tk_sink *s, const char *type, uint64_t count, int64_t atomic)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "type", type, 0);
+    tk_sink_u64(s, "count", count, 0);
+    if (atomic >= 0)
+        tk_sink_u64(s, "atomic", (uint64_t)atomic, 0);
+    tk_sink_object_end(s);
+}
+
+static void emit_table(tk_sink *s)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_u64(s, "records", 400, 0);
+    tk_sink_array_begin(s, "by_type");
+    row(s, "read", 283, 9);
+    row(s, "write", 114, 0);
+    row(s, "rtta_add", 3, -1); /* missing cell shows "-" */
+    row(s, "x", 1234567, 12);
+    tk_sink_array_end(s);
+    tk_sink_u64(s, "after", 1, 0);
+    tk_sink_object_end(s);
+}
+
+static void test_table_text(void **state)
+{
+    (void)state;
+    /* text columns left-aligned, numbers right-aligned, 2 spaces apart */
+    expect(emit_table, TK_SINK_TEXT,
+           "records: 400\n"
+           "by_type:\n"
+           "  type        count  atomic\n"
+           "  read          283       9\n"
+           "  write         114       0\n"
+           "  rtta_add        3       -\n"
+           "  x         1234567      12\n"
+           "after: 1\n");
+}
+
+static void test_table_json(void **state)
+{
+    (void)state;
+    expect(emit_table, TK_SINK_JSON,
+           "{\"records\":400,\"by_type\":[{\"type\":\"read\",\"count\":283,\"atomic\":9},"
+           "{\"type\":\"write\",\"count\":114,\"atomic\":0},{\"type\":\"rtta_add\",\"count\":3},"
+           "{\"type\":\"x\",\"count\":1234567,\"atomic\":12}],\"after\":1}\n");
+}
+
+/* Nested objects in rows become "a.b" columns, arrays one cell; a last
+ * text column gets no padding; a table in a nested object indents more. */
+static void emit_table_nested(tk_sink *s)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_object_begin(s, "outer");
+    tk_sink_array_begin(s, "rows");
+    for (int i = 0; i < 2; i++) {
+        tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "id", i ? 10 : 1, 0);
+        tk_sink_object_begin(s, "pos");
+        tk_sink_u64(s, "x", i ? 5 : 500, TK_SINK_HEX);
+        tk_sink_object_end(s);
+        tk_sink_array_begin(s, "tags");
+        tk_sink_u64(s, NULL, 1, 0);
+        if (i)
+            tk_sink_u64(s, NULL, 2, 0);
+        tk_sink_array_end(s);
+        tk_sink_cstr(s, "name", i ? "b" : "longer name", 0);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+    tk_sink_object_end(s);
+    tk_sink_object_end(s);
+}
+
+static void test_table_nested_text(void **state)
+{
+    (void)state;
+    expect(emit_table_nested, TK_SINK_TEXT,
+           "outer:\n"
+           "  rows:\n"
+           "    id  pos.x  tags  name\n"
+           "     1  0x1f4  1     \"longer name\"\n"
+           "    10    0x5  1,2   b\n");
+}
+
+static void test_table_nested_json(void **state)
+{
+    (void)state;
+    expect(emit_table_nested, TK_SINK_JSON,
+           "{\"outer\":{\"rows\":[{\"id\":1,\"pos\":{\"x\":500},\"tags\":[1],"
+           "\"name\":\"longer name\"},{\"id\":10,\"pos\":{\"x\":5},\"tags\":[1,2],"
+           "\"name\":\"b\"}]}}\n");
+}
+
+/* A top-level array of objects is a table without a heading. */
+static void emit_top_table(tk_sink *s)
+{
+    tk_sink_array_begin(s, NULL);
+    row(s, "a", 1, 2);
+    row(s, "bb", 22, 333);
+    tk_sink_array_end(s);
+}
+
+static void test_top_table_text(void **state)
+{
+    (void)state;
+    expect(emit_top_table, TK_SINK_TEXT,
+           "type  count  atomic\n"
+           "a         1       2\n"
+           "bb       22     333\n");
+}
+
+/* An empty last cell leaves no trailing blanks on its line. */
+static void emit_empty_last_cell(tk_sink *s)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_array_begin(s, "rows");
+    for (int i = 0; i < 2; i++) {
+        tk_sink_object_begin(s, NULL);
+        tk_sink_cstr(s, "name", i ? "b" : "aaa", 0);
+        tk_sink_array_begin(s, "list");
+        if (i)
+            tk_sink_u64(s, NULL, 7, 0);
+        tk_sink_array_end(s);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+    tk_sink_object_end(s);
+}
+
+static void test_empty_last_cell_text(void **state)
+{
+    (void)state;
+    expect(emit_empty_last_cell, TK_SINK_TEXT,
+           "rows:\n"
+           "  name  list\n"
+           "  aaa\n"
+           "  b     7\n");
+}
+
+/* ---- scalars at the top level and full 64-bit values */
+
+static void emit_extremes(tk_sink *s)
+{
+    tk_sink_record_begin(s);
+    tk_sink_u64(s, "max", UINT64_MAX, 0);
+    tk_sink_u64(s, "hexmax", UINT64_MAX, TK_SINK_HEX);
+    tk_sink_i64(s, "min", INT64_MIN);
+    tk_sink_u64(s, "zero", 0, TK_SINK_HEX);
+    tk_sink_record_end(s);
+    tk_sink_u64(s, NULL, 5, 0);
+    tk_sink_cstr(s, NULL, "top", 0);
+}
+
+static void test_extremes_text(void **state)
+{
+    (void)state;
+    expect(emit_extremes, TK_SINK_TEXT,
+           "max=18446744073709551615 hexmax=0xffffffffffffffff "
+           "min=-9223372036854775808 zero=0x0\n"
+           "5\n"
+           "top\n");
+}
+
+static void test_extremes_json(void **state)
+{
+    (void)state;
+    expect(emit_extremes, TK_SINK_JSON,
+           "{\"max\":18446744073709551615,\"hexmax\":18446744073709551615,"
+           "\"min\":-9223372036854775808,\"zero\":0}\n"
+           "5\n"
+           "\"top\"\n");
+}
+
+/* ---- string escaping in both styles, keys included */
+
+static void emit_strings(tk_sink *s)
+{
+    tk_sink_record_begin(s);
+    tk_sink_str(s, "q", "say \"hi\"\\", 9, 0);
+    tk_sink_str(s, "ctl", "a\n\t\x01" "b", 5, 0);
+    tk_sink_str(s, "bad", "x\xff\xc3\xa9", 4, 0);
+    tk_sink_str(s, "nul", "a\0b", 3, 0);
+    tk_sink_cstr(s, "k\"ey", "", 0);
+    tk_sink_cstr(s, "null", NULL, 0);
+    tk_sink_record_end(s);
+}
+
+static void test_strings_text(void **state)
+{
+    (void)state;
+    expect(emit_strings, TK_SINK_TEXT,
+           "q=\"say \\\"hi\\\"\\\\\" ctl=a\\x0a\\x09\\x01b bad=x\\xff\xc3\xa9 "
+           "nul=a\\x00b k\"ey=\"\" null=\"\"\n");
+}
+
+static void test_strings_json(void **state)
+{
+    (void)state;
+    expect(emit_strings, TK_SINK_JSON,
+           "{\"q\":\"say \\\"hi\\\"\\\\\",\"ctl\":\"a\\n\\t\\u0001b\","
+           "\"bad\":\"x\\ufffd\xc3\xa9\",\"nul\":\"a\\u0000b\",\"k\\\"ey\":\"\","
+           "\"null\":\"\"}\n");
+}
+
+/* ---- large output (past the internal flush threshold) arrives whole */
+
+static void test_large_stream(void **state)
+{
+    (void)state;
+    tu_capture c;
+    tk_sink *s = tu_sink_open(&c, TK_SINK_JSON);
+    for (uint64_t i = 0; i < 20000; i++) {
+        tk_sink_record_begin(s);
+        tk_sink_u64(s, "i", i, 0);
+        tk_sink_record_end(s);
+    }
+    char *got = tu_sink_text(s, &c);
+    size_t want_len = 0;
+    for (uint64_t i = 0; i < 20000; i++)
+        want_len += (size_t)snprintf(NULL, 0, "{\"i\":%llu}\n", (unsigned long long)i);
+    assert_int_equal(strlen(got), want_len);
+    assert_memory_equal(got, "{\"i\":0}\n{\"i\":1}\n", 16);
+    assert_string_equal(got + want_len - 12, "{\"i\":19999}\n");
+    free(got);
+}
+
+/* ---- a failing output is reported by tk_sink_finish */
+
+static void test_write_failure(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    tk_sink *s = tk_sink_new(full, TK_SINK_TEXT);
+    for (int i = 0; i < 10000; i++) {
+        tk_sink_record_begin(s);
+        tk_sink_cstr(s, "pad", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 0);
+        tk_sink_record_end(s);
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    assert_int_equal(tk_sink_finish(s, &err), TK_EIO);
+    assert_int_equal(err.status, TK_EIO);
+    assert_string_equal(err.message, "writing output failed");
+    tk_sink_free(s);
+    fclose(full);
+}
+
+/* Freeing a sink with containers still open must not leak or crash. */
+static void test_free_unfinished(void **state)
+{
+    (void)state;
+    tu_capture c;
+    tk_sink *s = tu_sink_open(&c, TK_SINK_TEXT);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_array_begin(s, "rows");
+    row(s, "a", 1, 2);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_free(s);
+    free(tu_capture_close(&c));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_records_text),
+        cmocka_unit_test(test_records_json),
+        cmocka_unit_test(test_document_text),
+        cmocka_unit_test(test_document_json),
+        cmocka_unit_test(test_table_text),
+        cmocka_unit_test(test_table_json),
+        cmocka_unit_test(test_table_nested_text),
+        cmocka_unit_test(test_table_nested_json),
+        cmocka_unit_test(test_top_table_text),
+        cmocka_unit_test(test_empty_last_cell_text),
+        cmocka_unit_test(test_extremes_text),
+        cmocka_unit_test(test_extremes_json),
+        cmocka_unit_test(test_strings_text),
+        cmocka_unit_test(test_strings_json),
+        cmocka_unit_test(test_large_stream),
+        cmocka_unit_test(test_write_failure),
+        cmocka_unit_test(test_free_unfinished),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
