@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     unsigned threads = 2;
     tk_endian endian = TK_ENDIAN_LITTLE;
     const char *out_path = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* options all take a value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
             usage();
@@ -68,10 +68,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--endian")) endian = !strcmp(v, "big") ? TK_ENDIAN_BIG : TK_ENDIAN_LITTLE;
         else if (!strcmp(a, "-o")) out_path = v;
         else usage();
-        i++;
     }
     if (!out_path || threads == 0 || threads > 64)
         usage();
+    if (rng_state == 0) /* --seed 1 cancelled the initial state: xorshift */
+        rng_state = 0x2545F4914F6CDD1DULL; /* would then repeat 0 forever */
     FILE *out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
     if (!out) {
         perror(out_path);

@@ -109,6 +109,9 @@ void tk_cacheray_checker_free(tk_cacheray_checker *c);
 int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       uint64_t offset, uint64_t index,
                       tk_cacheray_warning *out, int cap);
+/* All warnings of the last tk_cacheray_check call (as many as it returned,
+ * however small its `cap`); valid until the next call. */
+const tk_cacheray_warning *tk_cacheray_checker_warnings(const tk_cacheray_checker *c);
 /* Regions still live. */
 uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c);
 

@@ -27,6 +27,9 @@ RB_GENERATE_STATIC(region_tree, region, link, region_cmp)
 struct tk_cacheray_checker {
     struct region_tree live;
     uint64_t nlive;
+    tk_cacheray_warning *last; /* warnings of the last check */
+    int nlast, last_cap;
+    int oom;
 };
 
 tk_cacheray_checker *tk_cacheray_checker_new(void)
@@ -47,6 +50,7 @@ void tk_cacheray_checker_free(tk_cacheray_checker *c)
         RB_REMOVE(region_tree, &c->live, r);
         free(r);
     }
+    free(c->last);
     free(c);
 }
 
@@ -77,6 +81,7 @@ static const char *warning_text(tk_cacheray_warning_kind k)
 }
 
 typedef struct warn_out {
+    tk_cacheray_checker *c;
     tk_cacheray_warning *v;
     int cap, n;
     uint64_t offset, index, addr;
@@ -84,17 +89,29 @@ typedef struct warn_out {
 
 static void warn(warn_out *w, tk_cacheray_warning_kind kind, uint64_t other)
 {
-    if (w->n < w->cap) {
-        tk_cacheray_warning *x = &w->v[w->n];
-        x->kind = kind;
-        x->offset = w->offset;
-        x->record = w->index;
-        x->addr = w->addr;
-        x->other_addr = other;
-        x->code = warning_code(kind);
-        x->message = warning_text(kind);
+    tk_cacheray_warning x = {kind, w->offset, w->index, w->addr, other,
+                             warning_code(kind), warning_text(kind)};
+    tk_cacheray_checker *c = w->c;
+    if (w->n < w->cap)
+        w->v[w->n] = x;
+    if (c->nlast == c->last_cap) {
+        int cap = c->last_cap ? c->last_cap * 2 : 8;
+        tk_cacheray_warning *v = realloc(c->last, (size_t)cap * sizeof *v);
+        if (!v) {
+            c->oom = 1;
+            w->n++;
+            return;
+        }
+        c->last = v;
+        c->last_cap = cap;
     }
+    c->last[c->nlast++] = x;
     w->n++;
+}
+
+const tk_cacheray_warning *tk_cacheray_checker_warnings(const tk_cacheray_checker *c)
+{
+    return c->last;
 }
 
 /* Regions sharing a start always clash (RTTA_REMOVE names them by it). */
@@ -158,7 +175,8 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       uint64_t offset, uint64_t index, tk_cacheray_warning *out,
                       int cap)
 {
-    warn_out w = {out, cap, 0, offset, index, rec->addr};
+    warn_out w = {c, out, cap, 0, offset, index, rec->addr};
+    c->nlast = 0;
     switch (rec->type) {
     case TK_CR_READ:
     case TK_CR_WRITE:
@@ -182,5 +200,5 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
         break;
     }
     }
-    return w.n;
+    return c->oom ? -1 : w.n;
 }

@@ -131,20 +131,21 @@ static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     }
     tk_cacheray_record rec;
-    tk_cacheray_warning w[4];
     int rc = 0;
     while ((rc = tk_cacheray_next(r, &rec, err)) > 0) {
         /* Accesses of non-zero size are the common case and need no check. */
         if (rec.type <= TK_CR_WRITE && rec.size)
             continue;
         int n = tk_cacheray_check(c, &rec, tk_cacheray_reader_offset(r),
-                                  tk_cacheray_reader_index(r), w, 4);
+                                  tk_cacheray_reader_index(r), NULL, 0);
         if (n < 0) {
             st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
             break;
         }
+        /* One record can end many overlapped regions: list them all. */
+        const tk_cacheray_warning *w = tk_cacheray_checker_warnings(c);
         *nwarnings += (uint64_t)n;
-        for (int i = 0; s && i < n && i < 4; i++)
+        for (int i = 0; s && i < n; i++)
             sink_warning(s, &w[i]);
     }
     if (rc < 0)

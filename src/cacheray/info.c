@@ -79,7 +79,7 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
     /* The smallest ids, in order. */
     uint64_t *ids = malloc((threads->n ? threads->n : 1) * sizeof *ids);
     size_t nids = ids ? threads->n : 0;
-    if (ids)
+    if (ids && nids)
         memcpy(ids, threads->ukeys, nids * sizeof *ids);
     qsort(ids, nids, sizeof *ids, cmp_u64);
     tk_sink_array_begin(s, "threads");

@@ -211,7 +211,9 @@ static int table_column(tk_sink *s, table *t, const char *key)
         return -1;
     }
     t->names[t->ncols] = copy;
-    t->width[t->ncols] = text_width(copy, strlen(copy));
+    /* At least 1: a missing cell prints as "-". */
+    size_t w = text_width(copy, strlen(copy));
+    t->width[t->ncols] = w ? w : 1;
     t->textual[t->ncols] = 0;
     return (int)t->ncols++;
 }
@@ -280,7 +282,8 @@ static void table_print(tk_sink *s, table *t, int indent)
                                : c < t->rowlen[r - 1] && t->rows[r - 1][c]
                                    ? t->rows[r - 1][c]
                                    : "-";
-            size_t len = strlen(cell), pad = t->width[c] - text_width(cell, len);
+            size_t len = strlen(cell), cw = text_width(cell, len);
+            size_t pad = t->width[c] > cw ? t->width[c] - cw : 0;
             if (c)
                 sb_puts(o, "  ");
             if (t->textual[c]) {

@@ -187,6 +187,26 @@ static void test_region_ends_at_top(void **state)
     assert_int_equal(tk_cacheray_checker_live(chk), 1);
 }
 
+/* More warnings than `cap`: the count is right and the checker keeps all
+ * of them for callers such as validate. */
+static void test_warnings_beyond_cap(void **state)
+{
+    (void)state;
+    for (uint64_t i = 0; i < 20; i++)
+        assert_int_equal(add(0x10000 + 0x100 * i, 0x10, 1), 0);
+    tk_cacheray_record r = {TK_CR_RTTA_ADD, 0, 0, 0x10000, 0, 0x100, 20, 1, "T"};
+    tk_cacheray_warning one[1];
+    assert_int_equal(tk_cacheray_check(chk, &r, 0x200, 21, one, 1), 20);
+    assert_int_equal(one[0].other_addr, 0x10000);
+    const tk_cacheray_warning *all = tk_cacheray_checker_warnings(chk);
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(all[i].kind, TK_CRW_OVERLAP);
+        assert_int_equal(all[i].other_addr, 0x10000 + 0x100 * (uint64_t)i);
+        assert_int_equal(all[i].record, 21);
+    }
+    assert_int_equal(tk_cacheray_checker_live(chk), 1);
+}
+
 /* ---- random comparison with a list-based model */
 
 typedef struct model {
@@ -288,6 +308,7 @@ int main(void)
         T(test_empty_region),
         T(test_region_wraps),
         T(test_region_ends_at_top),
+        T(test_warnings_beyond_cap),
         T(test_random_against_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
