@@ -3,9 +3,10 @@
 set -eu
 tk=${1:-build/tracekit}
 here=$(cd "$(dirname "$0")/.." && pwd)
-for f in "$here"/examples/*/*; do
+cd "$here"
+for f in examples/*/*; do
     case "$f" in *.md) continue ;; esac
-    rel=${f#"$here"/}
+    rel=$f
     printf '\n==== %s ====\n' "$rel"
     printf '\n$ tracekit info %s\n' "$rel"
     "$tk" info "$f"

@@ -3,11 +3,11 @@
 # those already installed. Usage: scripts/deps.sh [build|test|fuzz|bench]...
 set -eu
 
-want="cmake make gcc pkg-config libbsd-dev"
+want="cmake make gcc pkg-config libbsd-dev libelf-dev libdw-dev libiberty-dev libyaml-dev"
 for role in "$@"; do
     case "$role" in
     build) ;;
-    test) want="$want libcmocka-dev" ;;
+    test) want="$want libcmocka-dev clang llvm" ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
     bench) want="$want time" ;;
     *) echo "deps.sh: unknown role '$role'" >&2; exit 2 ;;

@@ -1,0 +1,1 @@
+/* instrmap: to be written. */

@@ -1,0 +1,1 @@
+/* symbolize: to be written. */

@@ -1,0 +1,1 @@
+/* yaml_read: to be written. */
