@@ -14,6 +14,7 @@
 #include <tracekit/format.h>
 #include <tracekit/cacheray.h>
 #include <tracekit/xray.h>
+#include <tracekit/xray_account.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -65,6 +65,7 @@ int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_account(int argc, char **argv);
 
 #endif
 

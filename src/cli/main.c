@@ -15,6 +15,7 @@ static const command commands[] = {
     {"dump", cmd_dump, "print the records, one per line (--json: JSON Lines)"},
     {"validate", cmd_validate, "check a trace; exit 1 if it is malformed"},
     {"convert", cmd_convert, "write the trace in another format or byte order"},
+    {"account", cmd_account, "XRay: per-function call counts and latencies"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,73 @@
+/* tracekit — per-function latency accounting of XRay traces (what
+ * `llvm-xray account` computes, with the same statistics). */
+#ifndef TRACEKIT_XRAY_ACCOUNT_H
+#define TRACEKIT_XRAY_ACCOUNT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tracekit/xray.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tk_xray_account tk_xray_account;
+
+typedef struct tk_xray_account_options {
+    int deduce_sibling_calls; /* an exit matching a frame deeper in the stack
+                                 closes every frame above it too */
+    int recursive_calls_only; /* count only calls of functions that are in
+                                 a recursion (depth >= 2) */
+} tk_xray_account_options;
+
+/* Why a record could not be accounted. */
+typedef enum tk_xray_account_failure {
+    TK_XRAY_ACCOUNT_OK = 0,
+    TK_XRAY_ACCOUNT_EMPTY_STACK,   /* an exit with no open call */
+    TK_XRAY_ACCOUNT_UNMATCHED_EXIT /* an exit of a function not on top (or,
+                                      deducing sibling calls, anywhere) */
+} tk_xray_account_failure;
+
+typedef struct tk_xray_account_row {
+    int32_t func_id;
+    uint64_t count;
+    /* latencies in TSC ticks; the median and percentiles are elements
+     * n/2, floor(0.9 n) and floor(0.99 n) of the sorted latencies */
+    uint64_t min, med, p90, p99, max, sum;
+} tk_xray_account_row;
+
+typedef enum tk_xray_account_sort {
+    TK_XRAY_SORT_FUNCID, TK_XRAY_SORT_COUNT, TK_XRAY_SORT_MIN, TK_XRAY_SORT_MED,
+    TK_XRAY_SORT_P90, TK_XRAY_SORT_P99, TK_XRAY_SORT_MAX, TK_XRAY_SORT_SUM,
+    TK_XRAY_SORT_FUNC /* by name: the caller sorts, rows come by id */
+} tk_xray_account_sort;
+
+tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o);
+void tk_xray_account_free(tk_xray_account *a);
+
+/* Feed one record (events are ignored). Returns TK_XRAY_ACCOUNT_OK, a
+ * failure (the record is skipped, state unchanged), or -1 when out of
+ * memory. Records of one thread must come in time order; threads are
+ * independent (unlike llvm-xray, no global TSC floor). */
+int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec);
+
+/* Open calls of thread `tid`, outermost first: fills up to `cap` ids and
+ * returns the depth (for error reports). */
+size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
+                             int32_t *funcs, size_t cap);
+
+/* Functions with at least one latency. */
+size_t tk_xray_account_functions(const tk_xray_account *a);
+
+/* Rows sorted by `sort` (ties by function id), descending if `descending`.
+ * Returns the number of rows in *rows (caller frees), or (size_t)-1 when
+ * out of memory. */
+size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
+                            int descending, tk_xray_account_row **rows);
+
+const char *tk_xray_account_failure_text(tk_xray_account_failure f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

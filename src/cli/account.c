@@ -1,0 +1,316 @@
+/* tracekit account: per-function latency statistics of an XRay trace, as
+ * llvm-xray account prints them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+    OPT_SORT = OPT_FIRST_COMMAND_OPTION,
+    OPT_SORT_ORDER,
+    OPT_TOP,
+    OPT_RECURSIVE,
+    OPT_INSTR_MAP,
+    OPT_NO_DEMANGLE
+};
+
+static const char help[] =
+    "usage: tracekit account [OPTIONS] FILE\n"
+    "\n"
+    "Per-function latency accounting of an XRay trace: for every function,\n"
+    "the number of calls and the min, median, 90th and 99th percentile, max\n"
+    "and sum of their durations in seconds (TSC ticks when the trace has no\n"
+    "cycle frequency). The same statistics as llvm-xray account.\n"
+    "\n"
+    "options:\n"
+    "  -s, --sort FIELD      funcid (default), count, min, med, 90p, 99p, max,\n"
+    "                        sum or func (function name)\n"
+    "  -r, --sort-order ORD  asc (default) or dsc\n"
+    "  -p, --top N           only the first N rows\n"
+    "  --format text|csv     table style (default text); any other value names\n"
+    "                        the input format, as for every command\n"
+    "  -d, --deduce-sibling-calls\n"
+    "                        an exit that matches a deeper frame closes the\n"
+    "                        frames above it too (for missing tail exits)\n"
+    "  -k, --keep-going      report unmatched records and go on\n"
+    "  --recursive-calls-only  count only calls made inside a recursion\n"
+    "  -m, --instr-map BIN   binary with the xray_instr_map section (names)\n"
+    "  --no-demangle         keep C++ names mangled\n"
+    "  --json                an array of objects: funcid, function, count,\n"
+    "                        min, med, p90, p99, max, sum (seconds)\n"
+    "  -h, --help            show this help\n";
+
+static struct {
+    tk_xray_account_sort sort;
+    int descending, csv, keep_going, by_name;
+    uint64_t top;
+    tk_xray_account_options opt;
+} A = {.top = UINT64_MAX};
+
+static int parse_sort(const char *v)
+{
+    static const char *const names[] = {"funcid", "count", "min", "med", "90p",
+                                        "99p", "max", "sum", "func"};
+    for (int i = 0; i < 9; i++)
+        if (strcmp(v, names[i]) == 0) {
+            A.sort = (tk_xray_account_sort)i;
+            A.by_name = i == TK_XRAY_SORT_FUNC;
+            return 1;
+        }
+    return -1;
+}
+
+static int extra(cli *c, int opt, const char *arg)
+{
+    char *end;
+    switch (opt) {
+    case 's':
+    case OPT_SORT:
+        if (parse_sort(arg) < 0) {
+            cli_usage_error(c->command, "--sort: unknown field '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case 'r':
+    case OPT_SORT_ORDER:
+        if (strcmp(arg, "asc") && strcmp(arg, "dsc")) {
+            cli_usage_error(c->command, "--sort-order takes asc or dsc, not '%s'", arg);
+            return -1;
+        }
+        A.descending = strcmp(arg, "dsc") == 0;
+        return 1;
+    case 'p':
+    case OPT_TOP:
+        A.top = strtoull(arg, &end, 10);
+        if (*arg < '0' || *arg > '9' || *end) {
+            cli_usage_error(c->command, "--top takes a number, not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case 'd':
+        A.opt.deduce_sibling_calls = 1;
+        return 1;
+    case 'k':
+        A.keep_going = 1;
+        return 1;
+    case OPT_RECURSIVE:
+        A.opt.recursive_calls_only = 1;
+        return 1;
+    case 'm':
+    case OPT_INSTR_MAP:
+        return cli_set(c, "instr-map", arg) == EXIT_OK ? 1 : -1;
+    case OPT_NO_DEMANGLE:
+        return cli_set(c, "demangle", "0") == EXIT_OK ? 1 : -1;
+    }
+    return 0;
+}
+
+/* Names and locations as llvm-xray prints them without a map. */
+static const char *func_name(int32_t id, char *buf, size_t n)
+{
+    snprintf(buf, n, "#%d", id);
+    return buf;
+}
+
+static int cmp_by_name(const void *x, const void *y, void *desc)
+{
+    const tk_xray_account_row *a = x, *b = y;
+    char na[32], nb[32];
+    int c = strcmp(func_name(a->func_id, na, sizeof na), func_name(b->func_id, nb, sizeof nb));
+    if (*(int *)desc)
+        c = -c;
+    return c ? c : (a->func_id > b->func_id) - (a->func_id < b->func_id);
+}
+
+static void print_text(FILE *out, const tk_xray_account_row *r, size_t n,
+                       size_t total, double scale)
+{
+    char name[32];
+    fprintf(out, "Functions with latencies: %zu\n", total);
+    fprintf(out, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid", "count",
+            "min", "med", "90p", "99p", "max", "sum", "function");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%9d %10llu [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  %s: %s\n",
+                r[i].func_id, (unsigned long long)r[i].count, r[i].min / scale,
+                r[i].med / scale, r[i].p90 / scale, r[i].p99 / scale, r[i].max / scale,
+                (double)r[i].sum / scale, "(unknown)",
+                func_name(r[i].func_id, name, sizeof name));
+}
+
+static void print_csv(FILE *out, const tk_xray_account_row *r, size_t n, double scale)
+{
+    char name[32];
+    fprintf(out, "funcid,count,min,median,90%%ile,99%%ile,max,sum,debug,function\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "%d,%llu,%e,%e,%e,%e,%e,%e,\"%s\",\"%s\"\n", r[i].func_id,
+                (unsigned long long)r[i].count, r[i].min / scale, r[i].med / scale,
+                r[i].p90 / scale, r[i].p99 / scale, r[i].max / scale,
+                (double)r[i].sum / scale, "(unknown)",
+                func_name(r[i].func_id, name, sizeof name));
+}
+
+static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, double scale)
+{
+    char name[32];
+    tk_sink_array_begin(s, NULL);
+    for (size_t i = 0; i < n; i++) {
+        tk_sink_object_begin(s, NULL);
+        tk_sink_i64(s, "funcid", r[i].func_id);
+        tk_sink_cstr(s, "function", func_name(r[i].func_id, name, sizeof name), 0);
+        tk_sink_u64(s, "count", r[i].count, 0);
+        tk_sink_f64(s, "min", r[i].min / scale);
+        tk_sink_f64(s, "med", r[i].med / scale);
+        tk_sink_f64(s, "p90", r[i].p90 / scale);
+        tk_sink_f64(s, "p99", r[i].p99 / scale);
+        tk_sink_f64(s, "max", r[i].max / scale);
+        tk_sink_f64(s, "sum", (double)r[i].sum / scale);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+}
+
+/* One line for a record that could not be accounted. */
+static void report_failure(cli *c, const tk_xray_account *a, const tk_xray_record *rec,
+                           uint64_t off, uint64_t index, int failure, int warning)
+{
+    char name[32];
+    int32_t stack[8];
+    size_t depth = tk_xray_account_stack(a, rec->tid, stack, 8);
+    fprintf(stderr, "tracekit: %s: offset 0x%llx (record %llu): %s%s of %s on thread %u: %s",
+            c->path, (unsigned long long)off, (unsigned long long)index,
+            warning ? "warning: " : "", tk_xray_kind_name(rec->kind),
+            func_name(rec->func_id, name, sizeof name), rec->tid,
+            tk_xray_account_failure_text((tk_xray_account_failure)failure));
+    if (depth) {
+        fprintf(stderr, " (open:");
+        for (size_t i = depth > 8 ? depth - 8 : 0, k = 0; i < depth && k < 8; i++, k++)
+            fprintf(stderr, " %s", func_name(stack[depth > 8 ? k : i], name, sizeof name));
+        fprintf(stderr, "%s)", depth > 8 ? " ..." : "");
+    }
+    fputc('\n', stderr);
+}
+
+int cmd_account(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"help", no_argument, NULL, 'h'},
+        {"sort", required_argument, NULL, 's'},
+        {"sort-order", required_argument, NULL, 'r'},
+        {"sortorder", required_argument, NULL, 'r'},
+        {"top", required_argument, NULL, 'p'},
+        {"deduce-sibling-calls", no_argument, NULL, 'd'},
+        {"keep-going", no_argument, NULL, 'k'},
+        {"recursive-calls-only", no_argument, NULL, OPT_RECURSIVE},
+        {"instr-map", required_argument, NULL, 'm'},
+        {"instr_map", required_argument, NULL, 'm'},
+        {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+        {0}};
+    cli c;
+    const char *path = NULL;
+    if (cli_init(&c, "account") != EXIT_OK)
+        return EXIT_TROUBLE;
+    /* --format text|csv is the table style; other values the input format. */
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--format") == 0 &&
+            (strcmp(argv[i + 1], "text") == 0 || strcmp(argv[i + 1], "csv") == 0)) {
+            A.csv = strcmp(argv[i + 1], "csv") == 0;
+            memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 1) * sizeof *argv);
+            argc -= 2;
+            i--;
+        }
+    int rc = cli_parse(&c, argc, argv, "hs:r:p:dkm:", longopts, help, extra, &path);
+    if (rc < 0)
+        rc = cli_open(&c, path);
+    if (rc != EXIT_OK || !c.in) {
+        cli_close(&c);
+        return rc;
+    }
+    tk_error err;
+    tk_error_clear(&err);
+    tk_xray_account *a = NULL;
+    tk_xray_reader *r = NULL;
+    tk_xray_account_row *rows = NULL;
+    if (strcmp(tk_format_name(c.fmt), "xray") != 0) {
+        rc = cli_usage_error("account", "%s is a %s trace; account needs XRay", c.path,
+                             tk_format_name(c.fmt));
+        goto done;
+    }
+    r = tk_xray_reader_new(c.in, &err);
+    a = tk_xray_account_new(&A.opt);
+    if (!r || !a) {
+        rc = r ? EXIT_TROUBLE : cli_report(c.path, &err);
+        if (!a)
+            fprintf(stderr, "tracekit: out of memory\n");
+        goto done;
+    }
+    tk_xray_record rec;
+    int got;
+    uint64_t failures = 0;
+    while ((got = tk_xray_next(r, &rec, &err)) > 0) {
+        int f = tk_xray_account_add(a, &rec);
+        if (f < 0) {
+            fprintf(stderr, "tracekit: out of memory\n");
+            rc = EXIT_TROUBLE;
+            goto done;
+        }
+        if (f == TK_XRAY_ACCOUNT_OK)
+            continue;
+        failures++;
+        if (!A.keep_going || failures <= 20)
+            report_failure(&c, a, &rec, tk_xray_reader_offset(r), tk_xray_reader_index(r),
+                           f, A.keep_going);
+        if (!A.keep_going) {
+            rc = EXIT_BAD_TRACE;
+            goto done;
+        }
+    }
+    if (got < 0) {
+        rc = cli_report(c.path, &err);
+        goto done;
+    }
+    if (failures > 20)
+        fprintf(stderr, "tracekit: %s: warning: %llu records could not be accounted\n",
+                c.path, (unsigned long long)failures);
+    size_t n = tk_xray_account_rows(a, A.sort, A.descending, &rows);
+    if (n == (size_t)-1) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        rc = EXIT_TROUBLE;
+        goto done;
+    }
+    if (A.by_name)
+        qsort_r(rows, n, sizeof *rows, cmp_by_name, &A.descending);
+    size_t total = n;
+    if (A.top < n)
+        n = (size_t)A.top;
+    uint64_t freq = tk_xray_reader_header(r)->cycle_frequency;
+    double scale = freq ? (double)freq : 1.0;
+    if (c.json) {
+        tk_sink *s = cli_sink(&c);
+        if (!s) {
+            rc = EXIT_TROUBLE;
+            goto done;
+        }
+        print_json(s, rows, n, scale);
+        rc = cli_finish(&c, s);
+        tk_sink_free(s);
+    } else {
+        if (A.csv)
+            print_csv(stdout, rows, n, scale);
+        else
+            print_text(stdout, rows, n, total, scale);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            fprintf(stderr, "tracekit: writing standard output failed\n");
+            rc = EXIT_TROUBLE;
+        }
+    }
+done:
+    free(rows);
+    tk_xray_account_free(a);
+    tk_xray_reader_free(r);
+    cli_close(&c);
+    return rc;
+}
