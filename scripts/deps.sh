@@ -7,7 +7,7 @@ want="cmake make gcc pkg-config libbsd-dev libelf-dev libdw-dev libiberty-dev li
 for role in "$@"; do
     case "$role" in
     build) ;;
-    test) want="$want libcmocka-dev clang llvm" ;;
+    test) want="$want libcmocka-dev clang llvm llvm-14-tools libclang-rt-14-dev" ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
     bench) want="$want time" ;;
     *) echo "deps.sh: unknown role '$role'" >&2; exit 2 ;;

@@ -1,0 +1,209 @@
+/* Latency accounting semantics on hand-built record streams: statistics
+ * with known answers, sibling-call deduction, recursion-only counting,
+ * failures, and threads that do not share a TSC floor. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static tk_xray_record rec(tk_xray_kind kind, int32_t func, uint64_t tsc, uint32_t tid)
+{
+    tk_xray_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = kind;
+    r.func_id = func;
+    r.tsc = tsc;
+    r.tid = tid;
+    return r;
+}
+
+static int add(tk_xray_account *a, tk_xray_kind kind, int32_t func, uint64_t tsc,
+               uint32_t tid)
+{
+    tk_xray_record r = rec(kind, func, tsc, tid);
+    return tk_xray_account_add(a, &r);
+}
+
+static const tk_xray_account_row *row_of(const tk_xray_account_row *rows, size_t n,
+                                         int32_t func)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].func_id == func)
+            return &rows[i];
+    fail_msg("no row for function %d", func);
+    return NULL;
+}
+
+/* Latencies 1..100 in shuffled order: element n/2 of the sorted list is 51,
+ * floor(0.9n) = 90 -> 91, floor(0.99n) = 99 -> 100. */
+static void test_statistics(void **state)
+{
+    (void)state;
+    tk_xray_account *a = tk_xray_account_new(NULL);
+    uint64_t lat[100], rs = 5, t = 1000;
+    for (int i = 0; i < 100; i++)
+        lat[i] = (uint64_t)i + 1;
+    for (int i = 99; i > 0; i--) {
+        uint64_t j = tu_rand_below(&rs, (uint64_t)i + 1), x = lat[i];
+        lat[i] = lat[j];
+        lat[j] = x;
+    }
+    for (int i = 0; i < 100; i++) {
+        assert_int_equal(add(a, TK_XRAY_ENTER, 7, t, 1), 0);
+        assert_int_equal(add(a, TK_XRAY_EXIT, 7, t + lat[i], 1), 0);
+        t += 1000;
+    }
+    tk_xray_account_row *rows;
+    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows), 1);
+    assert_int_equal(rows[0].func_id, 7);
+    assert_int_equal(rows[0].count, 100);
+    assert_int_equal(rows[0].min, 1);
+    assert_int_equal(rows[0].med, 51);
+    assert_int_equal(rows[0].p90, 91);
+    assert_int_equal(rows[0].p99, 100);
+    assert_int_equal(rows[0].max, 100);
+    assert_int_equal(rows[0].sum, 5050);
+    free(rows);
+    tk_xray_account_free(a);
+}
+
+/* Repeated latencies (one histogram bucket holding many calls). */
+static void test_repeated_latencies(void **state)
+{
+    (void)state;
+    tk_xray_account *a = tk_xray_account_new(NULL);
+    /* 7 calls of 10 ticks, 3 of 20: sorted 10x7,20x3 -> med idx 5 = 10,
+     * p90 idx 9 = 20, p99 idx 9 = 20 */
+    for (int i = 0; i < 10; i++) {
+        uint64_t t = 100 * (uint64_t)i;
+        add(a, TK_XRAY_ENTER, 1, t, 1);
+        add(a, TK_XRAY_EXIT, 1, t + (i < 7 ? 10 : 20), 1);
+    }
+    tk_xray_account_row *rows;
+    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows), 1);
+    assert_int_equal(rows[0].med, 10);
+    assert_int_equal(rows[0].p90, 20);
+    assert_int_equal(rows[0].p99, 20);
+    assert_int_equal(rows[0].sum, 130);
+    free(rows);
+    tk_xray_account_free(a);
+}
+
+/* f -> g -> h, h returns, then f's exit arrives with g's missing. */
+static void test_sibling_calls(void **state)
+{
+    (void)state;
+    for (int deduce = 0; deduce < 2; deduce++) {
+        tk_xray_account_options o = {deduce, 0};
+        tk_xray_account *a = tk_xray_account_new(&o);
+        add(a, TK_XRAY_ENTER, 1, 100, 9);
+        add(a, TK_XRAY_ENTER, 2, 110, 9);
+        add(a, TK_XRAY_ENTER, 3, 120, 9);
+        assert_int_equal(add(a, TK_XRAY_EXIT, 3, 125, 9), TK_XRAY_ACCOUNT_OK);
+        int f = add(a, TK_XRAY_TAIL_EXIT, 1, 200, 9);
+        tk_xray_account_row *rows;
+        size_t n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows);
+        if (!deduce) {
+            assert_int_equal(f, TK_XRAY_ACCOUNT_UNMATCHED_EXIT);
+            assert_int_equal(n, 1); /* only h */
+            int32_t open[4];
+            assert_int_equal(tk_xray_account_stack(a, 9, open, 4), 2);
+            assert_int_equal(open[0], 1);
+            assert_int_equal(open[1], 2);
+        } else {
+            assert_int_equal(f, TK_XRAY_ACCOUNT_OK);
+            assert_int_equal(n, 3);
+            assert_int_equal(row_of(rows, n, 1)->sum, 100); /* 200 - 100 */
+            assert_int_equal(row_of(rows, n, 2)->sum, 90);  /* 200 - 110 */
+            assert_int_equal(row_of(rows, n, 3)->sum, 5);
+            assert_int_equal(tk_xray_account_stack(a, 9, NULL, 0), 0);
+        }
+        free(rows);
+        tk_xray_account_free(a);
+    }
+}
+
+/* Only calls made while a function is recursing count. */
+static void test_recursive_only(void **state)
+{
+    (void)state;
+    tk_xray_account_options o = {0, 1};
+    tk_xray_account *a = tk_xray_account_new(&o);
+    add(a, TK_XRAY_ENTER, 5, 0, 1); /* a plain call of 6 first */
+    add(a, TK_XRAY_ENTER, 6, 1, 1);
+    add(a, TK_XRAY_EXIT, 6, 2, 1);
+    add(a, TK_XRAY_ENTER, 5, 10, 1); /* 5 recurses: depth 2 */
+    add(a, TK_XRAY_ENTER, 5, 20, 1);
+    add(a, TK_XRAY_EXIT, 5, 25, 1);
+    add(a, TK_XRAY_EXIT, 5, 40, 1);
+    add(a, TK_XRAY_EXIT, 5, 50, 1);
+    tk_xray_account_row *rows;
+    size_t n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows);
+    assert_int_equal(n, 1);
+    assert_int_equal(rows[0].func_id, 5);
+    assert_int_equal(rows[0].count, 3);
+    assert_int_equal(rows[0].sum, 5 + 30 + 50);
+    free(rows);
+    tk_xray_account_free(a);
+}
+
+/* Exits with nothing open fail; events are ignored; threads are separate,
+ * and a thread starting earlier than the first record is fine. */
+static void test_failures_and_threads(void **state)
+{
+    (void)state;
+    tk_xray_account *a = tk_xray_account_new(NULL);
+    assert_int_equal(add(a, TK_XRAY_EXIT, 1, 10, 1), TK_XRAY_ACCOUNT_EMPTY_STACK);
+    tk_xray_record ev = rec(TK_XRAY_CUSTOM_EVENT, 0, 5, 1);
+    assert_int_equal(tk_xray_account_add(a, &ev), 0);
+    add(a, TK_XRAY_ENTER, 1, 1000, 1);
+    add(a, TK_XRAY_ENTER, 1, 500, 2); /* earlier TSC, other thread */
+    assert_int_equal(add(a, TK_XRAY_EXIT, 1, 600, 2), TK_XRAY_ACCOUNT_OK);
+    assert_int_equal(add(a, TK_XRAY_EXIT, 2, 1100, 1), TK_XRAY_ACCOUNT_UNMATCHED_EXIT);
+    assert_int_equal(add(a, TK_XRAY_EXIT, 1, 1300, 1), TK_XRAY_ACCOUNT_OK);
+    tk_xray_account_row *rows;
+    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_SUM, 1, &rows), 1);
+    assert_int_equal(rows[0].count, 2);
+    assert_int_equal(rows[0].min, 100);
+    assert_int_equal(rows[0].max, 300);
+    free(rows);
+    tk_xray_account_free(a);
+}
+
+/* Sorting: by a field, descending, ties broken by function id. */
+static void test_sorting(void **state)
+{
+    (void)state;
+    tk_xray_account *a = tk_xray_account_new(NULL);
+    int32_t ids[] = {4, 2, 9, 3};
+    uint64_t lats[] = {50, 10, 50, 30};
+    for (int i = 0; i < 4; i++) {
+        add(a, TK_XRAY_ENTER, ids[i], 1000 * (uint64_t)i, 1);
+        add(a, TK_XRAY_EXIT, ids[i], 1000 * (uint64_t)i + lats[i], 1);
+    }
+    tk_xray_account_row *rows;
+    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_MAX, 1, &rows), 4);
+    assert_int_equal(rows[0].func_id, 4);
+    assert_int_equal(rows[1].func_id, 9);
+    assert_int_equal(rows[2].func_id, 3);
+    assert_int_equal(rows[3].func_id, 2);
+    free(rows);
+    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows), 4);
+    assert_int_equal(rows[0].func_id, 2);
+    assert_int_equal(rows[3].func_id, 9);
+    free(rows);
+    tk_xray_account_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_statistics),
+        cmocka_unit_test(test_repeated_latencies),
+        cmocka_unit_test(test_sibling_calls),
+        cmocka_unit_test(test_recursive_only),
+        cmocka_unit_test(test_failures_and_threads),
+        cmocka_unit_test(test_sorting),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
