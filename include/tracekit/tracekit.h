@@ -15,6 +15,7 @@
 #include <tracekit/cacheray.h>
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
+#include <tracekit/xray_stack.h>
 
 #ifdef __cplusplus
 extern "C" {

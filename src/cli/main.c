@@ -16,6 +16,7 @@ static const command commands[] = {
     {"validate", cmd_validate, "check a trace; exit 1 if it is malformed"},
     {"convert", cmd_convert, "write the trace in another format or byte order"},
     {"account", cmd_account, "XRay: per-function call counts and latencies"},
+    {"stack", cmd_stack, "XRay: call stacks by time and count, flame graphs"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,57 @@
+/* tracekit — call-stack aggregation of XRay traces (llvm-xray stack), with
+ * folded self-time output for flame graphs. */
+#ifndef TRACEKIT_XRAY_STACK_H
+#define TRACEKIT_XRAY_STACK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <tracekit/xray.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tk_xray_stacks tk_xray_stacks;
+
+tk_xray_stacks *tk_xray_stacks_new(void);
+void tk_xray_stacks_free(tk_xray_stacks *s);
+
+/* Feed one record. Returns 0, 1 when an exit had no matching entry (the
+ * thread's stack is unwound anyway, as llvm-xray does), -1 out of memory.
+ * Whether an exit ends a leaf call is decided per thread (llvm-xray keeps
+ * one flag for all threads, which misclassifies interleaved threads). */
+int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *rec);
+
+/* No call was ever entered. */
+int tk_xray_stacks_empty(const tk_xray_stacks *s);
+
+typedef enum tk_xray_stacks_view {
+    TK_XRAY_STACKS_TOP,      /* llvm-xray's top-10 stacks by leaf sum and count */
+    TK_XRAY_STACKS_FLAME,    /* llvm-xray -all-stacks -stack-format=flame */
+    TK_XRAY_STACKS_FOLDED,   /* folded stacks weighted by self time (or calls) */
+    TK_XRAY_STACKS_JSON      /* every stack: calls, total and self time */
+} tk_xray_stacks_view;
+
+typedef enum tk_xray_stacks_threads {
+    TK_XRAY_STACKS_ALL_THREADS,  /* stacks of all threads side by side */
+    TK_XRAY_STACKS_PER_THREAD,   /* grouped per thread */
+    TK_XRAY_STACKS_AGGREGATE     /* the same call path in any thread merged */
+} tk_xray_stacks_threads;
+
+typedef struct tk_xray_stacks_print_options {
+    tk_xray_stacks_view view;
+    tk_xray_stacks_threads threads;
+    int count;  /* FLAME/FOLDED: weigh by number of calls, not time */
+    /* Name of a function id (NULL: "#<id>"). */
+    const char *(*name)(void *ctx, int32_t func_id);
+    void *name_ctx;
+} tk_xray_stacks_print_options;
+
+/* Render; returns TK_EIO if writing failed, TK_ENOMEM, else TK_OK. */
+tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
+                               const tk_xray_stacks_print_options *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
