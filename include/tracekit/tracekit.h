@@ -16,6 +16,7 @@
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
 #include <tracekit/xray_stack.h>
+#include <tracekit/xray_export.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* tracekit dump: every record, one per line. */
 #include "cli.h"
 
-enum { OPT_LIMIT = OPT_FIRST_COMMAND_OPTION, OPT_SKIP };
+enum { OPT_LIMIT = OPT_FIRST_COMMAND_OPTION, OPT_SKIP, OPT_RECORDS };
 
 static const char help[] =
     "usage: tracekit dump [OPTIONS] FILE\n"
@@ -11,7 +11,10 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --skip N          start after the first N records\n"
-    "  --limit N         print at most N records\n" CLI_COMMON_HELP;
+    "  --limit N         print at most N records\n"
+    "  --records raw|logical\n"
+    "                    XRay FDR: raw records as llvm-xray fdr-dump prints\n"
+    "                    them (default), or expanded calls with absolute TSCs\n" CLI_COMMON_HELP;
 
 static int extra(cli *c, int opt, const char *arg)
 {
@@ -19,6 +22,8 @@ static int extra(cli *c, int opt, const char *arg)
         return cli_set(c, "limit", arg) == EXIT_OK ? 1 : -1;
     if (opt == OPT_SKIP)
         return cli_set(c, "skip", arg) == EXIT_OK ? 1 : -1;
+    if (opt == OPT_RECORDS)
+        return cli_set(c, "records", arg) == EXIT_OK ? 1 : -1;
     return 0;
 }
 
@@ -33,6 +38,7 @@ int cmd_dump(int argc, char **argv)
         CLI_COMMON_LONG_OPTIONS,
         {"limit", required_argument, NULL, OPT_LIMIT},
         {"skip", required_argument, NULL, OPT_SKIP},
+        {"records", required_argument, NULL, OPT_RECORDS},
         {0}};
     cli c;
     const char *path = NULL;

@@ -9,6 +9,9 @@
 #include "core/strbuf.h"
 #include "xray/xray_int.h"
 
+#include <tracekit/xray_export.h>
+#include <tracekit/xray_stack.h>
+
 static int xr_probe(const uint8_t *d, size_t n, int whole)
 {
     if (n < TK_XRAY_HEADER_SIZE)
@@ -239,7 +242,35 @@ static tk_status xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
 
 /* ------------------------------------------------------------- convert */
 
-static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", NULL};
+static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", "chrome",
+                                         "folded", NULL};
+
+/* Folded stacks (self time, threads merged) for flame graph tools. */
+static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_error *err)
+{
+    tk_xray_stacks *s = tk_xray_stacks_new();
+    if (!s)
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    tk_xray_record rec;
+    int rc;
+    tk_status st = TK_OK;
+    while ((rc = tk_xray_next(r, &rec, err)) > 0)
+        if (tk_xray_stacks_add(s, &rec) < 0) {
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            break;
+        }
+    if (rc < 0 && st == TK_OK)
+        st = err->status;
+    if (st == TK_OK) {
+        tk_xray_stacks_print_options o = {.view = TK_XRAY_STACKS_FOLDED,
+                                          .threads = TK_XRAY_STACKS_AGGREGATE};
+        st = tk_xray_stacks_print(s, out, &o);
+        if (st != TK_OK)
+            tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "writing folded stacks failed");
+    }
+    tk_xray_stacks_free(s);
+    return st;
+}
 
 static tk_status xr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
@@ -260,6 +291,16 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
             tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
         st = rc < 0 ? err->status : tk_sink_finish(s, err);
         tk_sink_free(s);
+        tk_xray_reader_free(r);
+        return st;
+    }
+    if (strcmp(target, "chrome") == 0) {
+        st = tk_xray_write_chrome(r, out, NULL, NULL, err);
+        tk_xray_reader_free(r);
+        return st;
+    }
+    if (strcmp(target, "folded") == 0) {
+        st = write_folded(r, out, err);
         tk_xray_reader_free(r);
         return st;
     }
