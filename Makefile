@@ -34,7 +34,7 @@ test-asan:
 		ctest --output-on-failure -j $(JOBS)
 
 demo:
-	sh scripts/deps.sh build
+	sh scripts/deps.sh build demo
 	$(MAKE) build
 	sh scripts/demo.sh $(BUILD)/tracekit
 

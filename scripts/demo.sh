@@ -5,7 +5,7 @@ tk=${1:-build/tracekit}
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 for f in examples/*/*; do
-    case "$f" in *.md) continue ;; esac
+    case "$f" in *.md | *.c) continue ;; esac
     rel=$f
     printf '\n==== %s ====\n' "$rel"
     printf '\n$ tracekit info %s\n' "$rel"
@@ -15,3 +15,21 @@ for f in examples/*/*; do
     printf '\n$ tracekit dump --limit 8 %s\n' "$rel"
     "$tk" dump --limit 8 "$f"
 done
+
+# Record a real program with XRay (clang -fxray-instrument) and report on it.
+if command -v clang >/dev/null 2>&1; then
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    printf '\n==== XRay: recording examples/xray/demo.c ====\n'
+    clang -O0 -fxray-instrument -fxray-instruction-threshold=1 -pthread \
+        examples/xray/demo.c -o "$dir/demo"
+    (cd "$dir" && XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=demo-" \
+        XRAY_BASIC_OPTIONS="func_duration_threshold_us=0" ./demo 2>/dev/null) || true
+    trace=$(ls "$dir"/demo-* | head -1)
+    printf '\n$ tracekit report TRACE\n'
+    "$tk" report "$trace"
+    printf '\n$ tracekit account TRACE\n'
+    "$tk" account "$trace"
+    printf '\n$ tracekit stack --folded TRACE   (flamegraph.pl input)\n'
+    "$tk" stack --folded "$trace"
+fi

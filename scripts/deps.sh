@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages tracekit needs to build and test, skipping
-# those already installed. Usage: scripts/deps.sh [build|test|fuzz|bench]...
+# those already installed. Usage: scripts/deps.sh [build|test|fuzz|bench|demo]...
 set -eu
 
 want="cmake make gcc pkg-config libbsd-dev libelf-dev libdw-dev libiberty-dev libyaml-dev"
@@ -9,7 +9,8 @@ for role in "$@"; do
     build) ;;
     test) want="$want libcmocka-dev clang llvm llvm-14-tools libclang-rt-14-dev" ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
-    bench) want="$want time" ;;
+    bench) want="$want time llvm llvm-14-tools" ;;
+    demo) want="$want clang libclang-rt-14-dev" ;;
     *) echo "deps.sh: unknown role '$role'" >&2; exit 2 ;;
     esac
 done

@@ -63,6 +63,11 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
 tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
                      const char *target, FILE *out, tk_error *err);
 
+/* The format's main analysis in one document (XRay: trace facts and the
+ * functions taking the most time). */
+tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
+                    tk_sink *out, tk_error *err);
+
 /* NULL-terminated list of conversion target names. */
 const char *const *tk_format_targets(const tk_format *f);
 

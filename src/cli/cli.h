@@ -66,6 +66,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_account(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const command commands[] = {
     {"dump", cmd_dump, "print the records, one per line (--json: JSON Lines)"},
     {"validate", cmd_validate, "check a trace; exit 1 if it is malformed"},
     {"convert", cmd_convert, "write the trace in another format or byte order"},
+    {"report", cmd_report, "the format's main analysis: facts and top findings"},
     {"account", cmd_account, "XRay: per-function call counts and latencies"},
     {"stack", cmd_stack, "XRay: call stacks by time and count, flame graphs"},
 };

@@ -21,6 +21,7 @@ struct tk_format {
                           uint64_t *nwarnings, tk_error *);
     tk_status (*convert)(tk_input *, const tk_options *, const char *target,
                          FILE *, tk_error *);
+    tk_status (*report)(tk_input *, const tk_options *, tk_sink *, tk_error *);
     const char *const *targets; /* NULL-terminated */
 };
 

@@ -83,6 +83,12 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
                        : unsupported(f, "validate", err);
 }
 
+tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
+                    tk_sink *out, tk_error *err)
+{
+    return f->report ? f->report(in, o, out, err) : unsupported(f, "report", err);
+}
+
 tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
                      const char *target, FILE *out, tk_error *err)
 {

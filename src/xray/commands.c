@@ -347,5 +347,6 @@ const struct tk_format tk_fmt_xray = {
     .dump = xr_dump,
     .validate = xr_validate,
     .convert = xr_convert,
+    .report = tk_xr_report,
     .targets = xr_targets,
 };

@@ -31,5 +31,6 @@ const char *tk_xv_name(xv_state s);
 tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err);
 void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off);
 tk_status tk_xr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 
 #endif

@@ -39,7 +39,7 @@ render() { # render OUT ARGS...
 
 for trace in examples/*/*; do
     [ -f "$trace" ] || continue
-    case "$trace" in *.md | *.txt) continue ;; esac
+    case "$trace" in *.md | *.txt | *.c) continue ;; esac
     fmt=$(basename "$(dirname "$trace")")
     name=$(basename "$trace")
     mkdir -p "$golden/$fmt"

@@ -1,0 +1,79 @@
+/* `tracekit report` for XRay: trace facts and the functions that take the
+ * most time (account's statistics, records that do not match counted). */
+#include <stdlib.h>
+
+#include <tracekit/xray_account.h>
+
+#include "core/hashmap.h"
+#include "xray/xray_int.h"
+
+#define TOP_FUNCTIONS 10
+
+tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+{
+    (void)o;
+    tk_xray_reader *r = tk_xr_open(in, err);
+    if (!r)
+        return err->status;
+    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_map threads;
+    tk_map_init(&threads, 1);
+    uint64_t records = 0, unmatched = 0, tmin = UINT64_MAX, tmax = 0;
+    tk_status st = TK_OK;
+    tk_xray_record rec;
+    int rc = 0;
+    if (!a)
+        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0) {
+        records++;
+        tmin = rec.tsc < tmin ? rec.tsc : tmin;
+        tmax = rec.tsc > tmax ? rec.tsc : tmax;
+        int f = tk_xray_account_add(a, &rec);
+        if (f < 0 || !tk_map_u64(&threads, (uint64_t)rec.pid << 32 | rec.tid))
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        unmatched += f > 0;
+    }
+    if (st == TK_OK && rc < 0)
+        st = err->status;
+    tk_xray_account_row *rows = NULL;
+    size_t n = 0;
+    if (st == TK_OK) {
+        n = tk_xray_account_rows(a, TK_XRAY_SORT_SUM, 1, &rows);
+        if (n == (size_t)-1)
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    }
+    if (st == TK_OK) {
+        const tk_xray_header *h = tk_xray_reader_header(r);
+        double f = h->cycle_frequency ? (double)h->cycle_frequency : 1.0;
+        tk_sink_object_begin(s, NULL);
+        tk_sink_cstr(s, "file", tk_input_name(in), 0);
+        tk_sink_cstr(s, "format", "xray", 0);
+        tk_sink_cstr(s, "mode", h->type == TK_XRAY_FDR ? "fdr" : "basic", 0);
+        tk_sink_u64(s, "version", h->version, 0);
+        tk_sink_u64(s, "records", records, 0);
+        tk_sink_u64(s, "threads", threads.n, 0);
+        tk_sink_u64(s, "functions", tk_xray_account_functions(a), 0);
+        tk_sink_f64(s, "span_seconds", records ? (double)(tmax - tmin) / f : 0.0);
+        tk_sink_u64(s, "unmatched_records", unmatched, 0);
+        tk_sink_array_begin(s, "top_functions_by_time");
+        for (size_t i = 0; i < n && i < TOP_FUNCTIONS; i++) {
+            char name[24];
+            snprintf(name, sizeof name, "#%d", rows[i].func_id);
+            tk_sink_object_begin(s, NULL);
+            tk_sink_cstr(s, "function", name, 0);
+            tk_sink_u64(s, "count", rows[i].count, 0);
+            tk_sink_f64(s, "sum_s", (double)rows[i].sum / f);
+            tk_sink_f64(s, "med_s", (double)rows[i].med / f);
+            tk_sink_f64(s, "p99_s", (double)rows[i].p99 / f);
+            tk_sink_f64(s, "max_s", (double)rows[i].max / f);
+            tk_sink_object_end(s);
+        }
+        tk_sink_array_end(s);
+        tk_sink_object_end(s);
+    }
+    free(rows);
+    tk_map_free(&threads);
+    tk_xray_account_free(a);
+    tk_xray_reader_free(r);
+    return st;
+}
