@@ -12,6 +12,7 @@
 struct tk_output {
     FILE *fp;
     char *path, *tmp; /* NULL for standard output */
+    int direct;       /* writing straight into a device or FIFO */
 };
 
 tk_output *tk_output_open(const char *path, tk_error *err)
@@ -23,7 +24,26 @@ tk_output *tk_output_open(const char *path, tk_error *err)
         o->fp = stdout;
         return o;
     }
-    o->path = strdup(path);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* /dev/null, a FIFO, a terminal: renaming over it would replace
+         * the device with a file, so write to it directly. */
+        o->direct = 1;
+        o->path = strdup(path);
+        o->fp = o->path ? fopen(path, "wb") : NULL;
+        if (!o->fp) {
+            tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "cannot open %s: %s",
+                         path, strerror(errno));
+            tk_output_abort(o);
+            return NULL;
+        }
+        return o;
+    }
+    /* Through a symbolic link, replace the file it points to, not the link. */
+    o->path = realpath(path, NULL);
+    if (!o->path)
+        o->path = strdup(path);
+    path = o->path;
     size_t n = strlen(path) + 16;
     o->tmp = malloc(n);
     if (!o->path || !o->tmp)
@@ -69,6 +89,14 @@ tk_status tk_output_commit(tk_output *o, tk_error *err)
         return st;
     }
     int bad = ferror(o->fp);
+    if (o->direct) {
+        if (fclose(o->fp) != 0 || bad)
+            st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing %s failed",
+                              o->path);
+        o->fp = NULL;
+        tk_output_abort(o);
+        return st;
+    }
     if (fclose(o->fp) != 0 || bad) {
         o->fp = NULL;
         st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,

@@ -1,9 +1,11 @@
 /* Per-function latency accounting (llvm-xray account's semantics).
  *
- * Latencies are kept as an exact histogram per function (latency -> count)
- * rather than one entry per call: hot functions repeat the same few tick
- * counts, so memory follows the number of distinct latencies, and the
- * median and percentiles stay exact. */
+ * Latencies are appended to a plain array per function and the median and
+ * percentiles found by selection at the end (linear time, exact): per call
+ * that is one store, where a hash table of distinct latencies cost a
+ * lookup and still grew with the trace (most non-leaf durations are
+ * distinct). Function ids index a direct table; the thread of the last
+ * record is cached, since records come in runs per thread. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +26,22 @@ typedef struct thread_state {
 } thread_state;
 
 typedef struct func_stats {
-    tk_map hist; /* latency -> count */
-    uint64_t count, min, max, sum;
+    uint64_t *lat; /* every latency, in order of exit */
+    uint64_t count, cap, min, max, sum;
 } func_stats;
+
+/* Ids at or above this go to a hash map instead of the direct table. */
+#define DIRECT_IDS (1u << 20)
 
 struct tk_xray_account {
     tk_xray_account_options opt;
-    tk_map threads; /* tid -> thread_state */
-    tk_map funcs;   /* func id -> func_stats */
+    tk_map threads;        /* tid -> thread_state */
+    uint32_t last_tid;
+    thread_state *last;    /* state of last_tid (NULL: none cached) */
+    func_stats *direct;    /* by function id */
+    size_t ndirect;
+    tk_map other;          /* other ids -> func_stats */
+    size_t nfuncs;         /* functions with a latency */
 };
 
 tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o)
@@ -42,7 +52,7 @@ tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o)
     if (o)
         a->opt = *o;
     tk_map_init(&a->threads, sizeof(thread_state));
-    tk_map_init(&a->funcs, sizeof(func_stats));
+    tk_map_init(&a->other, sizeof(func_stats));
     return a;
 }
 
@@ -55,27 +65,53 @@ void tk_xray_account_free(tk_xray_account *a)
         free(t->stack);
         tk_map_free(&t->recursion);
     }
-    for (size_t i = 0; i < a->funcs.n; i++)
-        tk_map_free(&((func_stats *)tk_map_value(&a->funcs, i))->hist);
+    for (size_t i = 0; i < a->ndirect; i++)
+        free(a->direct[i].lat);
+    for (size_t i = 0; i < a->other.n; i++)
+        free(((func_stats *)tk_map_value(&a->other, i))->lat);
+    free(a->direct);
     tk_map_free(&a->threads);
-    tk_map_free(&a->funcs);
+    tk_map_free(&a->other);
     free(a);
+}
+
+static func_stats *stats_of(tk_xray_account *a, int32_t func)
+{
+    uint32_t id = (uint32_t)func;
+    if (id >= DIRECT_IDS)
+        return tk_map_u64(&a->other, id);
+    if (id >= a->ndirect) {
+        size_t n = a->ndirect ? a->ndirect : 256;
+        while (n <= id)
+            n *= 2;
+        func_stats *d = realloc(a->direct, n * sizeof *d);
+        if (!d)
+            return NULL;
+        memset(d + a->ndirect, 0, (n - a->ndirect) * sizeof *d);
+        a->direct = d;
+        a->ndirect = n;
+    }
+    return &a->direct[id];
 }
 
 static int record_latency(tk_xray_account *a, int32_t func, uint64_t lat)
 {
-    func_stats *f = tk_map_u64(&a->funcs, (uint32_t)func);
+    func_stats *f = stats_of(a, func);
     if (!f)
         return -1;
-    if (f->count == 0) {
-        tk_map_init(&f->hist, sizeof(uint64_t));
-        f->min = f->max = lat;
+    if (f->count == f->cap) {
+        uint64_t cap = f->cap ? f->cap * 2 : 16;
+        uint64_t *l = realloc(f->lat, cap * sizeof *l);
+        if (!l)
+            return -1;
+        f->lat = l;
+        f->cap = cap;
     }
-    uint64_t *n = tk_map_u64(&f->hist, lat);
-    if (!n)
-        return -1;
-    (*n)++;
-    f->count++;
+    if (f->count == 0) {
+        f->min = f->max = lat;
+        a->nfuncs++;
+    }
+    f->lat[f->count++] = lat;
     f->sum += lat;
     if (lat < f->min)
         f->min = lat;
@@ -121,9 +157,15 @@ int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec)
 {
     if (rec->kind >= TK_XRAY_CUSTOM_EVENT)
         return TK_XRAY_ACCOUNT_OK;
-    thread_state *t = tk_map_u64(&a->threads, rec->tid);
-    if (!t)
-        return -1;
+    thread_state *t = a->last;
+    if (!t || a->last_tid != rec->tid) {
+        /* a new key may move the map's values: cache after the lookup */
+        t = tk_map_u64(&a->threads, rec->tid);
+        if (!t)
+            return -1;
+        a->last = t;
+        a->last_tid = rec->tid;
+    }
     if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG) {
         if (t->depth == t->cap) {
             size_t cap = t->cap ? t->cap * 2 : 64;
@@ -178,50 +220,69 @@ size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
     return 0;
 }
 
-size_t tk_xray_account_functions(const tk_xray_account *a) { return a->funcs.n; }
+size_t tk_xray_account_functions(const tk_xray_account *a) { return a->nfuncs; }
 
-typedef struct bucket {
-    uint64_t value, count;
-} bucket;
-
-static int cmp_bucket(const void *x, const void *y)
+static void swap(uint64_t *v, size_t i, size_t j)
 {
-    uint64_t a = ((const bucket *)x)->value, b = ((const bucket *)y)->value;
-    return a < b ? -1 : a > b;
+    uint64_t t = v[i];
+    v[i] = v[j];
+    v[j] = t;
 }
 
-/* The k-th smallest latency (0-based) of a histogram sorted by value. */
-static uint64_t kth(const bucket *b, size_t n, uint64_t k)
+/* Put the k-th smallest of v[lo..hi] at v[k], smaller ones before it and
+ * larger ones after (as nth_element; median-of-three quickselect). */
+static void select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
 {
-    uint64_t seen = 0;
-    for (size_t i = 0; i < n; i++) {
-        seen += b[i].count;
-        if (k < seen)
-            return b[i].value;
+    while (hi > lo) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < v[lo])
+            swap(v, mid, lo);
+        if (v[hi] < v[lo])
+            swap(v, hi, lo);
+        if (v[hi] < v[mid])
+            swap(v, hi, mid);
+        uint64_t pivot = v[mid];
+        size_t i = lo, j = hi;
+        while (i <= j) { /* Hoare partition */
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                swap(v, i, j);
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return;
     }
-    return b[n - 1].value;
 }
 
-static int fill_row(const func_stats *f, int32_t id, tk_xray_account_row *r)
+static void fill_row(func_stats *f, int32_t id, tk_xray_account_row *r)
 {
-    const tk_map *h = &f->hist;
-    bucket *b = malloc(h->n * sizeof *b);
-    if (!b)
-        return -1;
-    for (size_t i = 0; i < h->n; i++)
-        b[i] = (bucket){h->ukeys[i], *(const uint64_t *)tk_map_value(h, i)};
-    qsort(b, h->n, sizeof *b, cmp_bucket);
+    uint64_t n = f->count;
+    size_t k50 = (size_t)(n / 2), k90 = (size_t)floor((double)n * 0.9),
+           k99 = (size_t)floor((double)n * 0.99);
     r->func_id = id;
-    r->count = f->count;
+    r->count = n;
     r->min = f->min;
     r->max = f->max;
     r->sum = f->sum;
-    /* the same element indices as llvm-xray's nth_element calls */
-    r->med = kth(b, h->n, f->count / 2);
-    r->p90 = kth(b, h->n, (uint64_t)floor((double)f->count * 0.9));
-    r->p99 = kth(b, h->n, (uint64_t)floor((double)f->count * 0.99));
-    free(b);
-    return 0;
+    /* the same element indices as llvm-xray's nth_element calls; each
+     * selection leaves larger values to the right for the next */
+    select_kth(f->lat, 0, n - 1, k50);
+    r->med = f->lat[k50];
+    select_kth(f->lat, k50, n - 1, k90);
+    r->p90 = f->lat[k90];
+    select_kth(f->lat, k90, n - 1, k99);
+    r->p99 = f->lat[k99];
 }
 
 static uint64_t sort_key(const tk_xray_account_row *r, tk_xray_account_sort by)
@@ -259,15 +320,18 @@ static int cmp_row(const void *x, const void *y, void *ctx)
 size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
                             int descending, tk_xray_account_row **rows)
 {
-    size_t n = a->funcs.n;
-    tk_xray_account_row *r = malloc((n ? n : 1) * sizeof *r);
+    size_t n = 0;
+    tk_xray_account_row *r = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *r);
     if (!r)
         return (size_t)-1;
-    for (size_t i = 0; i < n; i++)
-        if (fill_row(tk_map_value(&a->funcs, i), (int32_t)a->funcs.ukeys[i], &r[i]) != 0) {
-            free(r);
-            return (size_t)-1;
-        }
+    for (size_t i = 0; i < a->ndirect; i++)
+        if (a->direct[i].count)
+            fill_row(&a->direct[i], (int32_t)i, &r[n++]);
+    for (size_t i = 0; i < a->other.n; i++) {
+        func_stats *f = tk_map_value(&a->other, i);
+        if (f->count)
+            fill_row(f, (int32_t)a->other.ukeys[i], &r[n++]);
+    }
     sort_spec sp = {sort, descending};
     qsort_r(r, n, sizeof *r, cmp_row, &sp); /* glibc */
     *rows = r;

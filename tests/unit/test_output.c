@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -128,6 +129,41 @@ static void test_stdout(void **state)
     assert_true(fflush(stdout) == 0);
 }
 
+/* A device is written in place (renaming over /dev/null would replace
+ * it), and a symbolic link keeps pointing at the file it names. */
+static void test_device_and_link(void **state)
+{
+    (void)state;
+    tk_error err;
+    tk_output *o = tk_output_open("/dev/null", &err);
+    assert_non_null(o);
+    fputs("gone", tk_output_file(o));
+    assert_int_equal(tk_output_commit(o, &err), TK_OK);
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+
+    char *dir = tu_tmpdir();
+    char target[512], link[512];
+    snprintf(target, sizeof target, "%s/real.txt", dir);
+    snprintf(link, sizeof link, "%s/link.txt", dir);
+    tu_write_file(target, "old", 3);
+    assert_int_equal(symlink(target, link), 0);
+    o = tk_output_open(link, &err);
+    assert_non_null(o);
+    fputs("new", tk_output_file(o));
+    assert_int_equal(tk_output_commit(o, &err), TK_OK);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    size_t n;
+    uint8_t *got = tu_read_file(target, &n);
+    assert_int_equal(n, 3);
+    assert_memory_equal(got, "new", 3);
+    free(got);
+    unlink(link);
+    tu_rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_abort),
         cmocka_unit_test(test_open_fails),
         cmocka_unit_test(test_stdout),
+        cmocka_unit_test(test_device_and_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
