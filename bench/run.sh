@@ -16,6 +16,8 @@
 #
 # Environment: BENCH_DIR (work dir, default bench/out, git-ignored),
 # BENCH_SIZE, BENCH_RUNS, BENCH_TARGET_GBPS, BENCH_FORMATS (default: all),
+# BENCH_XRAY_BASIC_SIZE, BENCH_XRAY_CMP_SIZE, BENCH_XRAY_LLVM_RUNS (see
+# bench_xray),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
 # BENCH_STRICT=1 (exit 1 on a MISS; by default only the line says so).
 #
@@ -23,7 +25,7 @@
 # verdict: see bench_cacheray) and add <format> to all_formats.
 set -eu
 
-all_formats="cacheray"
+all_formats="cacheray xray"
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -174,6 +176,279 @@ bench_cacheray() {
     echo
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
+    fi
+}
+
+# ------------------------------------------------------------------- xray
+#
+# Traces from tk-gen-xray (bench/gen_xray.c): a multi-threaded FDR v5 trace
+# of BENCH_SIZE and one half that size, and a basic-mode v3 trace of
+# BENCH_XRAY_BASIC_SIZE (default 256M). Measured: tracekit account (best
+# of $runs) next to llvm-xray account (BENCH_XRAY_LLVM_RUNS runs, default
+# 1), and tracekit convert --to yaml next to llvm-xray convert -f yaml once
+# tracekit has a yaml target. llvm-xray holds the whole trace in memory
+# (~163 B per record for account, ~250 for convert): when a file would
+# need more than 60% of MemAvailable, both tools are compared on a trace
+# of BENCH_XRAY_CMP_SIZE (default 128M) generated with the same parameters.
+#
+# The FDR traces use 4 MiB per-thread buffers (the runtime's buffer_size
+# option; its default is 16 KiB): llvm-xray 14 sorts each thread's blocks
+# with an invalid comparator (wall-clock seconds < && micros <), which
+# std::sort turns into a shuffle once a thread has more than 16 blocks,
+# and account then fails on the first misplaced exit. With 4 MiB buffers
+# the 128M comparison trace has 8 blocks per thread.
+#
+# Targets: account at least 10x faster than llvm-xray with at most 1/5 of
+# its peak RSS; convert --to yaml with flat memory (peak RSS on the full
+# trace at most 1.25x that on the half).
+
+xray_threads=4
+xray_fdr_args="--mode fdr --version 5 --threads $xray_threads --buffer-size 4M --functions 1000"
+xray_basic_args="--mode basic --version 3 --threads $xray_threads --functions 1000"
+xray_acct_bpr=170  # llvm-xray account: bytes of RAM per record (notes: ~163)
+xray_conv_bpr=260  # llvm-xray convert -f yaml (measured: ~250)
+
+# xray_measure RUNS NAME CMD...: like measure, but RUNS runs and a failure
+# returns 1 (message in $tmp.err) instead of stopping. The last run's
+# standard output is kept in $tmp.out.NAME when xray_keep=1.
+xray_measure() {
+    xn=$1 name=$2
+    shift 2
+    best= peak=0 i=0
+    while [ $i -lt "$xn" ]; do
+        out=/dev/null
+        [ "${xray_keep:-0}" = 1 ] && out=$tmp.out.$name
+        t0=$(date +%s%N)
+        if ! $pin /usr/bin/time -f %M -o "$tmp.rss" "$@" >"$out" 2>"$tmp.err"; then
+            tail -n 1 "$tmp.rss" >>"$tmp.err"
+            return 1
+        fi
+        t1=$(date +%s%N)
+        t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')
+        r=$(tail -n 1 "$tmp.rss")
+        best=$(awk -v t="$t" -v b="$best" 'BEGIN { print (b == "" || t < b) ? t : b }')
+        peak=$(awk -v r="$r" -v p="$peak" 'BEGIN { print (r > p) ? r : p }')
+        i=$((i + 1))
+    done
+    eval "t_$name=\$best rss_$name=\$peak"
+}
+
+xray_records() { "$tk" info --json "$1" | grep -o '"records":[0-9]*' | head -n 1 | cut -d: -f2; }
+xray_blocks() { "$tk" info --json "$1" | grep -o '"blocks":[0-9]*' | head -n 1 | cut -d: -f2; }
+
+# xray_fits RECORDS BYTES_PER_RECORD: would llvm-xray stay under 60% of
+# MemAvailable? Sets xray_need (bytes) for the message.
+xray_fits() {
+    avail=$(awk '/^MemAvailable:/ { print $2 * 1024 }' /proc/meminfo)
+    xray_need=$(awk -v n="$1" -v b="$2" 'BEGIN { printf "%.0f", n * b }')
+    awk -v n="$xray_need" -v a="$avail" 'BEGIN { exit !(n <= 0.6 * a) }'
+}
+
+xray_header() {
+    printf '%-34s %-26s %8s %7s %8s %11s\n' command file "time s" "GB/s" "Mrec/s" "peak RSS"
+}
+
+# xray_row LABEL FILE SECONDS RSS_KIB RECORDS
+xray_row() {
+    awk -v l="$1" -v f="$(basename "$2")" -v b="$(file_size "$2")" -v t="$3" -v r="$4" -v n="$5" 'BEGIN {
+        printf "%-34s %-26s %8.3f %7.2f %8.2f %7.1f MiB\n", l, f, t, b / t / 1e9, n / t / 1e6, r / 1024 }'
+}
+
+# xray_compare WHAT FORMAT T_TK RSS_TK T_LLVM RSS_LLVM FILE: append the
+# ratios to $notes and, for WHAT = account, the verdict to $xray_verdicts.
+xray_compare() {
+    speed=$(awk -v a="$5" -v b="$3" 'BEGIN { printf "%.1f", a / b }')
+    frac=$(awk -v a="$4" -v b="$6" 'BEGIN { printf "%.1f", 100 * a / b }')
+    notes="$notes  $1 $2 on $(basename "$7"): tracekit ${speed}x faster than llvm-xray, peak RSS $(awk -v a="$4" 'BEGIN { printf "%.1f", a / 1024 }') MiB = $frac% of llvm-xray's $(awk -v a="$6" 'BEGIN { printf "%.1f", a / 1024 }') MiB
+"
+    [ "$1" = account ] || return 0
+    fast=$(awk -v s="$speed" 'BEGIN { print (s >= 10) ? 1 : 0 }')
+    small=$(awk -v f="$frac" 'BEGIN { print (f <= 20) ? 1 : 0 }')
+    if [ "$fast" = 1 ] && [ "$small" = 1 ]; then word=PASS; else word=MISS; miss=1; fi
+    xray_verdicts="$xray_verdicts$word xray account $2 ($(basename "$7")): ${speed}x faster than llvm-xray (target >= 10x); peak RSS $frac% of llvm-xray's (target <= 20%)
+"
+}
+
+# xray_pick_cmp FILE RECORDS BYTES_PER_RECORD CMP_FILE GEN_ARGS: sets
+# xray_cmp to FILE when llvm-xray fits in memory for it, else generates
+# CMP_FILE (same generator arguments, BENCH_XRAY_CMP_SIZE) and uses that.
+xray_pick_cmp() {
+    if xray_fits "$2" "$3"; then
+        xray_cmp=$1
+        return
+    fi
+    echo "  llvm-xray would need ~$(human "$xray_need") for $(basename "$1") ($2 records x $3 B)," \
+         "over 60% of MemAvailable: comparing on $(basename "$4") instead"
+    # shellcheck disable=SC2086
+    ensure_trace "$4" "$(bytes_of "$cmp_size")" "$gen" $5
+    xray_cmp=$4
+}
+
+bench_xray() {
+    gen=$build/tk-gen-xray
+    [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
+    basic_size=${BENCH_XRAY_BASIC_SIZE:-256M}
+    cmp_size=${BENCH_XRAY_CMP_SIZE:-128M}
+    llvm_runs=${BENCH_XRAY_LLVM_RUNS:-1}
+    xray_verdicts=
+    full_bytes=$(bytes_of "$size")
+    full=$work/xray-fdr-$size.bin
+    half=$work/xray-fdr-half-$size.bin
+    cmpf=$work/xray-fdr-$cmp_size.bin
+    basic=$work/xray-basic-$basic_size.bin
+    cmpb=$work/xray-basic-$cmp_size.bin
+    echo "== xray"
+    started=$(date +%s)
+    # shellcheck disable=SC2086
+    ensure_trace "$full" "$full_bytes" "$gen" $xray_fdr_args
+    # shellcheck disable=SC2086
+    ensure_trace "$half" "$((full_bytes / 2))" "$gen" $xray_fdr_args
+    # shellcheck disable=SC2086
+    ensure_trace "$basic" "$(bytes_of "$basic_size")" "$gen" $xray_basic_args
+    for f in "$full" "$basic"; do
+        "$tk" validate -q "$f" >/dev/null ||
+            { echo "bench: $f does not validate" >&2; exit 1; }
+    done
+    n_full=$(xray_records "$full")
+    n_half=$(xray_records "$half")
+    n_basic=$(xray_records "$basic")
+
+    llvm=
+    for c in llvm-xray llvm-xray-14 /usr/lib/llvm-14/bin/llvm-xray; do
+        if command -v "$c" >/dev/null 2>&1; then llvm=$(command -v "$c"); break; fi
+    done
+    yaml=0
+    "$tk" convert --help 2>&1 | grep -Eq '^[[:space:]]+yaml([[:space:]]|$)' && yaml=1
+
+    if [ -n "$llvm" ]; then
+        xray_pick_cmp "$full" "$n_full" "$xray_acct_bpr" "$cmpf" "$xray_fdr_args"
+        acmp_fdr=$xray_cmp
+        xray_pick_cmp "$basic" "$n_basic" "$xray_acct_bpr" "$cmpb" "$xray_basic_args"
+        acmp_basic=$xray_cmp
+        if [ $yaml = 1 ]; then
+            xray_pick_cmp "$full" "$n_full" "$xray_conv_bpr" "$cmpf" "$xray_fdr_args"
+            ccmp_fdr=$xray_cmp
+            xray_pick_cmp "$basic" "$n_basic" "$xray_conv_bpr" "$cmpb" "$xray_basic_args"
+            ccmp_basic=$xray_cmp
+        fi
+    fi
+    for f in "$full" "$half" "$basic" "$cmpf" "$cmpb"; do
+        [ -f "$f" ] && cat "$f" >/dev/null # warm the page cache
+    done
+
+    echo
+    echo "xray: $(basename "$full"): FDR v5, $(human "$(file_size "$full")"), $n_full records," \
+         "$xray_threads threads, $(xray_blocks "$full") blocks"
+    echo "      $(basename "$half"): $n_half records;" \
+         "$(basename "$basic"): basic v3, $(human "$(file_size "$basic")"), $n_basic records"
+    echo "      tracekit best of $runs, llvm-xray $llvm_runs run(s); warm cache${pin:+, $pin}"
+    echo "      llvm-xray: ${llvm:-not found}"
+    echo
+    xray_header
+    # tracekit account: memory growth on the full and half FDR traces
+    xray_keep=1
+    xray_measure "$runs" acct_full "$tk" account "$full" ||
+        { echo "bench: tracekit account failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+    xray_keep=0
+    xray_row "tracekit account" "$full" "$t_acct_full" "$rss_acct_full" "$n_full"
+    xray_measure "$runs" acct_half "$tk" account "$half" ||
+        { echo "bench: tracekit account failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+    xray_row "tracekit account" "$half" "$t_acct_half" "$rss_acct_half" "$n_half"
+
+    # account: tracekit vs llvm-xray on the same files
+    notes=
+    for kind in fdr basic; do
+        if [ $kind = fdr ]; then f=$full; n=$n_full; else f=$basic; n=$n_basic; fi
+        if [ -z "$llvm" ]; then
+            if [ $kind = basic ]; then
+                xray_measure "$runs" tk "$tk" account "$f" ||
+                    { echo "bench: tracekit account failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+                xray_row "tracekit account" "$f" "$t_tk" "$rss_tk" "$n"
+            fi
+            continue
+        fi
+        eval "c=\$acmp_$kind"
+        [ "$c" = "$f" ] || n=$(xray_records "$c")
+        if [ "$c" = "$full" ]; then
+            t_tk=$t_acct_full rss_tk=$rss_acct_full
+        else
+            xray_keep=1
+            xray_measure "$runs" tk "$tk" account "$c" ||
+                { echo "bench: tracekit account failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+            xray_row "tracekit account" "$c" "$t_tk" "$rss_tk" "$n"
+        fi
+        xray_keep=1
+        if xray_measure "$llvm_runs" llvm "$llvm" account "$c"; then
+            xray_keep=0
+            xray_row "llvm-xray account" "$c" "$t_llvm" "$rss_llvm" "$n"
+            [ "$c" = "$full" ] && cp "$tmp.out.acct_full" "$tmp.out.tk"
+            xray_compare account "$kind" "$t_tk" "$rss_tk" "$t_llvm" "$rss_llvm" "$c"
+            if cmp -s "$tmp.out.tk" "$tmp.out.llvm"; then same="identical"; else same="DIFFERENT"; fi
+            notes="$notes    (account tables printed by the two tools: $same)
+"
+        else
+            xray_keep=0
+            echo "llvm-xray account $(basename "$c"): FAILED"
+            notes="$notes  llvm-xray account failed on $(basename "$c"), no comparison: $(head -c 300 "$tmp.err")
+"
+            xray_verdicts="${xray_verdicts}SKIP xray account $kind: llvm-xray failed on $(basename "$c")
+"
+        fi
+    done
+
+    # convert to YAML, once tracekit has the target
+    if [ $yaml = 1 ]; then
+        xray_measure "$runs" conv_full "$tk" convert --to yaml -o - "$full" ||
+            { echo "bench: tracekit convert failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+        xray_row "tracekit convert --to yaml" "$full" "$t_conv_full" "$rss_conv_full" "$n_full"
+        xray_measure "$runs" conv_half "$tk" convert --to yaml -o - "$half" ||
+            { echo "bench: tracekit convert failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+        xray_row "tracekit convert --to yaml" "$half" "$t_conv_half" "$rss_conv_half" "$n_half"
+        for kind in fdr basic; do
+            [ -n "$llvm" ] || break
+            eval "c=\$ccmp_$kind"
+            n=$(xray_records "$c")
+            if [ "$c" = "$full" ]; then
+                t_tk=$t_conv_full rss_tk=$rss_conv_full
+            else
+                xray_measure "$runs" tk "$tk" convert --to yaml -o - "$c" ||
+                    { echo "bench: tracekit convert failed:" >&2; cat "$tmp.err" >&2; exit 1; }
+                xray_row "tracekit convert --to yaml" "$c" "$t_tk" "$rss_tk" "$n"
+            fi
+            if xray_measure "$llvm_runs" llvm "$llvm" convert -f yaml -o - "$c"; then
+                xray_row "llvm-xray convert -f yaml" "$c" "$t_llvm" "$rss_llvm" "$n"
+                xray_compare convert "$kind" "$t_tk" "$rss_tk" "$t_llvm" "$rss_llvm" "$c"
+            else
+                notes="$notes  llvm-xray convert failed on $(basename "$c"): $(head -c 300 "$tmp.err")
+"
+            fi
+        done
+    fi
+
+    echo
+    [ -n "$llvm" ] || echo "skipped: llvm-xray not found (Debian package llvm-14-tools); no comparison"
+    printf '%s' "$notes"
+    echo "  tracekit account peak RSS: $(awk -v a="$rss_acct_full" 'BEGIN { printf "%.1f", a / 1024 }') MiB" \
+         "on $(basename "$full"), $(awk -v a="$rss_acct_half" 'BEGIN { printf "%.1f", a / 1024 }') MiB" \
+         "on $(basename "$half"): x$(awk -v a="$rss_acct_full" -v b="$rss_acct_half" 'BEGIN { printf "%.2f", a / b }')" \
+         "for x$(awk -v a="$n_full" -v b="$n_half" 'BEGIN { printf "%.2f", a / b }') the records"
+    echo
+    printf '%s' "$xray_verdicts"
+    verdicts="$verdicts$xray_verdicts"
+    if [ $yaml = 1 ]; then
+        ratio=$(awk -v a="$rss_conv_full" -v b="$rss_conv_half" 'BEGIN { printf "%.2f", a / b }')
+        if awk -v r="$ratio" -v f="$flat_ratio" 'BEGIN { exit !(r <= f) }'; then word=PASS; else word=MISS; miss=1; fi
+        line="$word xray convert --to yaml: memory $([ $word = PASS ] && echo flat || echo 'NOT flat'): peak RSS x$ratio for 2x the input (limit x$flat_ratio)"
+    else
+        line="skipped: tracekit has no yaml target yet (xray convert comparison)"
+    fi
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo "  (xray section: $(($(date +%s) - started)) s)"
+    echo
+    if [ "${BENCH_CLEAN:-0}" = 1 ]; then
+        rm -f "$full" "$half" "$basic" "$cmpf" "$cmpb"
     fi
 }
 
