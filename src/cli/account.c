@@ -222,29 +222,18 @@ int cmd_account(int argc, char **argv)
             argc -= 2;
             i--;
         }
+    tk_xray_reader *r;
     int rc = cli_parse(&c, argc, argv, "hs:r:p:dkm:", longopts, help, extra, &path);
-    if (rc < 0)
-        rc = cli_open(&c, path);
-    if (rc != EXIT_OK || !c.in) {
-        cli_close(&c);
+    rc = cli_open_xray(&c, rc, path, &r);
+    if (!r)
         return rc;
-    }
     tk_error err;
     tk_error_clear(&err);
-    tk_xray_account *a = NULL;
-    tk_xray_reader *r = NULL;
     tk_xray_account_row *rows = NULL;
-    if (strcmp(tk_format_name(c.fmt), "xray") != 0) {
-        rc = cli_usage_error("account", "%s is a %s trace; account needs XRay", c.path,
-                             tk_format_name(c.fmt));
-        goto done;
-    }
-    r = tk_xray_reader_new(c.in, &err);
-    a = tk_xray_account_new(&A.opt);
-    if (!r || !a) {
-        rc = r ? EXIT_TROUBLE : cli_report(c.path, &err);
-        if (!a)
-            fprintf(stderr, "tracekit: out of memory\n");
+    tk_xray_account *a = tk_xray_account_new(&A.opt);
+    if (!a) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        rc = EXIT_TROUBLE;
         goto done;
     }
     tk_xray_record rec;

@@ -61,6 +61,11 @@ int cli_exit_status(tk_status st);
 /* Set an option, reporting allocation failure. */
 int cli_set(cli *c, const char *key, const char *value);
 
+/* For the XRay commands: after cli_parse, open `path`, check it is XRay
+ * and start a reader. On success *r is set (close with cli_close after
+ * freeing it); otherwise c is closed and the exit status returned. */
+int cli_open_xray(cli *c, int parse_rc, const char *path, tk_xray_reader **r);
+
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

@@ -177,3 +177,21 @@ int cli_run(cli *c, int parse_rc, const char *path, cli_sink_fn fn)
     cli_close(c);
     return rc;
 }
+
+int cli_open_xray(cli *c, int parse_rc, const char *path, tk_xray_reader **r)
+{
+    *r = NULL;
+    int rc = parse_rc < 0 ? cli_open(c, path) : parse_rc;
+    if (rc == EXIT_OK && c->in) {
+        tk_error err;
+        tk_error_clear(&err);
+        if (strcmp(tk_format_name(c->fmt), "xray") != 0)
+            rc = cli_usage_error(c->command, "%s is a %s trace; %s needs XRay", c->path,
+                                 tk_format_name(c->fmt), c->command);
+        else if (!(*r = tk_xray_reader_new(c->in, &err)))
+            rc = cli_report(c->path, &err);
+    }
+    if (!*r)
+        cli_close(c);
+    return rc;
+}

@@ -95,25 +95,16 @@ int cmd_stack(int argc, char **argv)
         rc = cli_usage_error("stack", "--stack-format flame needs --all-stacks");
     if (rc < 0 && S.all && !S.flame)
         rc = cli_usage_error("stack", "--all-stacks needs --stack-format flame");
-    if (rc < 0)
-        rc = cli_open(&c, path);
-    if (rc != EXIT_OK || !c.in) {
-        cli_close(&c);
+    tk_xray_reader *r;
+    rc = cli_open_xray(&c, rc, path, &r);
+    if (!r)
         return rc;
-    }
     tk_error err;
     tk_error_clear(&err);
-    tk_xray_reader *r = NULL;
     tk_xray_stacks *st = tk_xray_stacks_new();
-    if (strcmp(tk_format_name(c.fmt), "xray") != 0) {
-        rc = cli_usage_error("stack", "%s is a %s trace; stack needs XRay", c.path,
-                             tk_format_name(c.fmt));
-        goto done;
-    }
-    r = tk_xray_reader_new(c.in, &err);
-    if (!r || !st) {
-        rc = r ? (fprintf(stderr, "tracekit: out of memory\n"), EXIT_TROUBLE)
-               : cli_report(c.path, &err);
+    if (!st) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        rc = EXIT_TROUBLE;
         goto done;
     }
     tk_xray_record rec;

@@ -11,7 +11,7 @@ dir=$(mktemp -d) || exit 2
 trap 'rm -rf "$dir"' EXIT
 flags="-O0 -fxray-instrument -fxray-instruction-threshold=1"
 $cc $flags "$src/programs/acct_st.c" -o "$dir/st" || exit 2
-$cc $flags -pthread "$src/programs/mt.c" -o "$dir/mt" || exit 2
+$cc $flags -pthread "$src/../../examples/xray/demo.c" -o "$dir/mt" || exit 2
 $cxx $flags "$src/programs/acct_fdr.cc" -o "$dir/fdr" || exit 2
 basic="patch_premain=true xray_mode=xray-basic"
 (cd "$dir" && XRAY_OPTIONS="$basic xray_logfile_base=st-" \
