@@ -17,6 +17,7 @@
 #include <tracekit/xray_account.h>
 #include <tracekit/xray_stack.h>
 #include <tracekit/xray_export.h>
+#include <tracekit/xray_map.h>
 
 #ifdef __cplusplus
 extern "C" {

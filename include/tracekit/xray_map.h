@@ -52,7 +52,11 @@ typedef struct tk_xray_sled {
  * Function ids of an ELF map are assigned as llvm-xray (and the runtime) do:
  * walking the sleds in order from 1, the id increases whenever a sled's
  * function differs from the previous sled's. A function whose sleds are not
- * contiguous gets several ids; address -> id keeps the last one.
+ * contiguous gets several ids; address -> id keeps the last one. (llvm-xray
+ * also treats function address 0 as "no function yet", which in a .o would
+ * merge the function at offset 0 with the next one; tracekit does not.)
+ *
+ * A map is not thread-safe: name and location lookups fill its caches.
  *
  * Errors (TK_EMALFORMED unless noted, with file offsets where they help):
  * "not an ELF file nor a YAML instrumentation map (...)", 32-bit or

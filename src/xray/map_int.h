@@ -35,6 +35,7 @@ typedef struct xm_sym {
     uint64_t addr, size;
     size_t index;  /* in the symbol table (ties keep the last) */
     const char *name;
+    const char *file; /* local symbols: the STT_FILE before it, or NULL */
 } xm_sym;
 
 struct tk_xray_map {
@@ -69,8 +70,8 @@ struct tk_xray_map {
 /* Find function `id` (NULL if absent). */
 xm_func *tk_xm_func(const tk_xray_map *m, int32_t id);
 
-/* symbolize.c: release what symbolization loaded; drop cached names. */
+/* symbolize.c: release what symbolization loaded and the cached names and
+ * locations. */
 void tk_xm_symbolize_free(tk_xray_map *m);
-void tk_xm_clear_names(tk_xray_map *m);
 
 #endif
