@@ -26,10 +26,10 @@ if command -v clang >/dev/null 2>&1; then
     (cd "$dir" && XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=demo-" \
         XRAY_BASIC_OPTIONS="func_duration_threshold_us=0" ./demo 2>/dev/null) || true
     trace=$(ls "$dir"/demo-* | head -1)
-    printf '\n$ tracekit report TRACE\n'
-    "$tk" report "$trace"
-    printf '\n$ tracekit account TRACE\n'
-    "$tk" account "$trace"
-    printf '\n$ tracekit stack --folded TRACE   (flamegraph.pl input)\n'
-    "$tk" stack --folded "$trace"
+    printf '\n$ tracekit report -m demo TRACE\n'
+    "$tk" report -m "$dir/demo" "$trace"
+    printf '\n$ tracekit account -m demo TRACE\n'
+    "$tk" account -m "$dir/demo" "$trace"
+    printf '\n$ tracekit stack --folded -m demo TRACE   (flamegraph.pl input)\n'
+    "$tk" stack --folded -m "$dir/demo" "$trace"
 fi

@@ -11,9 +11,7 @@ enum {
     OPT_SORT = OPT_FIRST_COMMAND_OPTION,
     OPT_SORT_ORDER,
     OPT_TOP,
-    OPT_RECURSIVE,
-    OPT_INSTR_MAP,
-    OPT_NO_DEMANGLE
+    OPT_RECURSIVE
 };
 
 static const char help[] =
@@ -36,8 +34,7 @@ static const char help[] =
     "                        frames above it too (for missing tail exits)\n"
     "  -k, --keep-going      report unmatched records and go on\n"
     "  --recursive-calls-only  count only calls made inside a recursion\n"
-    "  -m, --instr-map BIN   binary with the xray_instr_map section (names)\n"
-    "  --no-demangle         keep C++ names mangled\n"
+    CLI_XRAY_MAP_HELP
     "  --json                an array of objects: funcid, function, count,\n"
     "                        min, med, p90, p99, max, sum (seconds)\n"
     "  -h, --help            show this help\n";
@@ -98,27 +95,21 @@ static int extra(cli *c, int opt, const char *arg)
     case OPT_RECURSIVE:
         A.opt.recursive_calls_only = 1;
         return 1;
-    case 'm':
-    case OPT_INSTR_MAP:
-        return cli_set(c, "instr-map", arg) == EXIT_OK ? 1 : -1;
-    case OPT_NO_DEMANGLE:
-        return cli_set(c, "demangle", "0") == EXIT_OK ? 1 : -1;
     }
     return 0;
 }
 
-/* Names and locations as llvm-xray prints them without a map. */
-static const char *func_name(int32_t id, char *buf, size_t n)
-{
-    snprintf(buf, n, "#%d", id);
-    return buf;
-}
+/* Names and locations as llvm-xray prints them ("#<id>" and "(unknown)"
+ * without a map). */
+static tk_xray_map *M;
+
+static const char *func_name(int32_t id) { return tk_xray_map_name(M, id); }
+static const char *func_location(int32_t id) { return tk_xray_map_location(M, id); }
 
 static int cmp_by_name(const void *x, const void *y, void *desc)
 {
     const tk_xray_account_row *a = x, *b = y;
-    char na[32], nb[32];
-    int c = strcmp(func_name(a->func_id, na, sizeof na), func_name(b->func_id, nb, sizeof nb));
+    int c = strcmp(func_name(a->func_id), func_name(b->func_id));
     if (*(int *)desc)
         c = -c;
     return c ? c : (a->func_id > b->func_id) - (a->func_id < b->func_id);
@@ -127,7 +118,6 @@ static int cmp_by_name(const void *x, const void *y, void *desc)
 static void print_text(FILE *out, const tk_xray_account_row *r, size_t n,
                        size_t total, double scale)
 {
-    char name[32];
     fprintf(out, "Functions with latencies: %zu\n", total);
     fprintf(out, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid", "count",
             "min", "med", "90p", "99p", "max", "sum", "function");
@@ -135,30 +125,28 @@ static void print_text(FILE *out, const tk_xray_account_row *r, size_t n,
         fprintf(out, "%9d %10llu [%9.6f, %9.6f, %9.6f, %9.6f, %9.6f] %9.6f  %s: %s\n",
                 r[i].func_id, (unsigned long long)r[i].count, r[i].min / scale,
                 r[i].med / scale, r[i].p90 / scale, r[i].p99 / scale, r[i].max / scale,
-                (double)r[i].sum / scale, "(unknown)",
-                func_name(r[i].func_id, name, sizeof name));
+                (double)r[i].sum / scale, func_location(r[i].func_id),
+                func_name(r[i].func_id));
 }
 
 static void print_csv(FILE *out, const tk_xray_account_row *r, size_t n, double scale)
 {
-    char name[32];
     fprintf(out, "funcid,count,min,median,90%%ile,99%%ile,max,sum,debug,function\n");
     for (size_t i = 0; i < n; i++)
         fprintf(out, "%d,%llu,%e,%e,%e,%e,%e,%e,\"%s\",\"%s\"\n", r[i].func_id,
                 (unsigned long long)r[i].count, r[i].min / scale, r[i].med / scale,
                 r[i].p90 / scale, r[i].p99 / scale, r[i].max / scale,
-                (double)r[i].sum / scale, "(unknown)",
-                func_name(r[i].func_id, name, sizeof name));
+                (double)r[i].sum / scale, func_location(r[i].func_id),
+                func_name(r[i].func_id));
 }
 
 static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, double scale)
 {
-    char name[32];
     tk_sink_array_begin(s, NULL);
     for (size_t i = 0; i < n; i++) {
         tk_sink_object_begin(s, NULL);
         tk_sink_i64(s, "funcid", r[i].func_id);
-        tk_sink_cstr(s, "function", func_name(r[i].func_id, name, sizeof name), 0);
+        tk_sink_cstr(s, "function", func_name(r[i].func_id), 0);
         tk_sink_u64(s, "count", r[i].count, 0);
         tk_sink_f64(s, "min", r[i].min / scale);
         tk_sink_f64(s, "med", r[i].med / scale);
@@ -175,18 +163,17 @@ static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, doubl
 static void report_failure(cli *c, const tk_xray_account *a, const tk_xray_record *rec,
                            uint64_t off, uint64_t index, int failure, int warning)
 {
-    char name[32];
     int32_t stack[8];
     size_t depth = tk_xray_account_stack(a, rec->tid, stack, 8);
     fprintf(stderr, "tracekit: %s: offset 0x%llx (record %llu): %s%s of %s on thread %u: %s",
             c->path, (unsigned long long)off, (unsigned long long)index,
             warning ? "warning: " : "", tk_xray_kind_name(rec->kind),
-            func_name(rec->func_id, name, sizeof name), rec->tid,
+            func_name(rec->func_id), rec->tid,
             tk_xray_account_failure_text((tk_xray_account_failure)failure));
     if (depth) {
         fprintf(stderr, " (open:");
         for (size_t i = depth > 8 ? depth - 8 : 0, k = 0; i < depth && k < 8; i++, k++)
-            fprintf(stderr, " %s", func_name(stack[depth > 8 ? k : i], name, sizeof name));
+            fprintf(stderr, " %s", func_name(stack[depth > 8 ? k : i]));
         fprintf(stderr, "%s)", depth > 8 ? " ..." : "");
     }
     fputc('\n', stderr);
@@ -205,9 +192,7 @@ int cmd_account(int argc, char **argv)
         {"deduce-sibling-calls", no_argument, NULL, 'd'},
         {"keep-going", no_argument, NULL, 'k'},
         {"recursive-calls-only", no_argument, NULL, OPT_RECURSIVE},
-        {"instr-map", required_argument, NULL, 'm'},
-        {"instr_map", required_argument, NULL, 'm'},
-        {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},
+        CLI_XRAY_MAP_LONG_OPTIONS,
         {0}};
     cli c;
     const char *path = NULL;
@@ -230,7 +215,10 @@ int cmd_account(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     tk_xray_account_row *rows = NULL;
-    tk_xray_account *a = tk_xray_account_new(&A.opt);
+    M = cli_load_map(&c, &rc);
+    tk_xray_account *a = rc == EXIT_OK ? tk_xray_account_new(&A.opt) : NULL;
+    if (rc != EXIT_OK)
+        goto done;
     if (!a) {
         fprintf(stderr, "tracekit: out of memory\n");
         rc = EXIT_TROUBLE;
@@ -297,6 +285,7 @@ int cmd_account(int argc, char **argv)
         }
     }
 done:
+    tk_xray_map_free(M);
     free(rows);
     tk_xray_account_free(a);
     tk_xray_reader_free(r);

@@ -14,6 +14,7 @@ enum {
     OPT_JSON,
     OPT_ENDIAN,
     OPT_HELP,
+    OPT_NO_DEMANGLE,
     OPT_FIRST_COMMAND_OPTION /* commands number their own from here */
 };
 
@@ -22,6 +23,17 @@ enum {
     {"json", no_argument, NULL, OPT_JSON},                                   \
     {"endian", required_argument, NULL, OPT_ENDIAN},                         \
     {"help", no_argument, NULL, 'h'}
+
+/* Names for XRay function ids (account, stack, convert, report). */
+#define CLI_XRAY_MAP_LONG_OPTIONS                                            \
+    {"instr-map", required_argument, NULL, 'm'},                            \
+    {"instr_map", required_argument, NULL, 'm'},                            \
+    {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE}
+
+#define CLI_XRAY_MAP_HELP                                                    \
+    "  -m, --instr-map BIN   XRay: binary (or YAML map) with the xray_instr_map\n" \
+    "                        section, to name functions\n"                  \
+    "  --no-demangle         XRay: keep C++ names mangled\n"
 
 #define CLI_COMMON_HELP                                                      \
     "  --format NAME     read the input as NAME instead of detecting it\n"   \
@@ -65,6 +77,10 @@ int cli_set(cli *c, const char *key, const char *value);
  * and start a reader. On success *r is set (close with cli_close after
  * freeing it); otherwise c is closed and the exit status returned. */
 int cli_open_xray(cli *c, int parse_rc, const char *path, tk_xray_reader **r);
+
+/* The instrumentation map given with -m (NULL without one, or on error
+ * with *rc set to the exit status after printing the error). */
+tk_xray_map *cli_load_map(cli *c, int *rc);
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

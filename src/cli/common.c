@@ -68,6 +68,10 @@ int cli_common_option(cli *c, int opt, const char *arg)
     case OPT_JSON:
         c->json = 1;
         return 1;
+    case 'm':
+        return cli_set(c, "instr-map", arg) == EXIT_OK ? 1 : -1;
+    case OPT_NO_DEMANGLE:
+        return cli_set(c, "demangle", "0") == EXIT_OK ? 1 : -1;
     case OPT_ENDIAN:
         if (strcmp(arg, "little") && strcmp(arg, "big") && strcmp(arg, "auto")) {
             cli_usage_error(c->command, "--endian takes little, big or auto, not '%s'", arg);
@@ -194,4 +198,23 @@ int cli_open_xray(cli *c, int parse_rc, const char *path, tk_xray_reader **r)
     if (!*r)
         cli_close(c);
     return rc;
+}
+
+tk_xray_map *cli_load_map(cli *c, int *rc)
+{
+    const char *path = tk_options_get(c->opts, "instr-map");
+    tk_error err;
+    tk_error_clear(&err);
+    *rc = EXIT_OK;
+    if (!path)
+        return NULL;
+    tk_xray_map *m = tk_xray_map_open(path, &err);
+    if (!m) {
+        *rc = cli_report(path, &err);
+        return NULL;
+    }
+    const char *d = tk_options_get(c->opts, "demangle");
+    if (d && strcmp(d, "0") == 0)
+        tk_xray_map_set_demangle(m, 0);
+    return m;
 }

@@ -25,7 +25,7 @@ static const char help[] =
     "options:\n"
     "  --to TARGET       output form (required)\n"
     "  -o, --output OUT  output file (default: standard output)\n"
-    "  --out-endian ORDER  byte order written: little or big (default: the input's)\n" CLI_COMMON_HELP;
+    "  --out-endian ORDER  byte order written: little or big (default: the input's)\n" CLI_XRAY_MAP_HELP CLI_COMMON_HELP;
 
 static const char *target, *output = "-";
 
@@ -53,6 +53,7 @@ int cmd_convert(int argc, char **argv)
 {
     static const struct option longopts[] = {
         CLI_COMMON_LONG_OPTIONS,
+        CLI_XRAY_MAP_LONG_OPTIONS,
         {"to", required_argument, NULL, OPT_TO},
         {"output", required_argument, NULL, 'o'},
         {"out-endian", required_argument, NULL, OPT_OUT_ENDIAN},
@@ -61,7 +62,7 @@ int cmd_convert(int argc, char **argv)
     const char *path = NULL;
     if (cli_init(&c, "convert") != EXIT_OK)
         return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "ho:", longopts, help, extra, &path);
+    int rc = cli_parse(&c, argc, argv, "ho:m:", longopts, help, extra, &path);
     if (rc < 0 && !target)
         rc = cli_usage_error("convert", "--to TARGET is required");
     if (rc < 0)

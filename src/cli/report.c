@@ -8,7 +8,7 @@ static const char help[] =
     "functions, time span, records that do not match, and the ten functions\n"
     "taking the most time (count, sum, median, 99th percentile, max).\n"
     "\n"
-    "options:\n" CLI_COMMON_HELP;
+    "options:\n" CLI_XRAY_MAP_HELP CLI_COMMON_HELP;
 
 static tk_status run(cli *c, tk_sink *s, tk_error *err)
 {
@@ -17,11 +17,12 @@ static tk_status run(cli *c, tk_sink *s, tk_error *err)
 
 int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONG_OPTIONS, {0}};
+    static const struct option longopts[] = {CLI_COMMON_LONG_OPTIONS,
+        CLI_XRAY_MAP_LONG_OPTIONS, {0}};
     cli c;
     const char *path = NULL;
     if (cli_init(&c, "report") != EXIT_OK)
         return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "h", longopts, help, NULL, &path);
+    int rc = cli_parse(&c, argc, argv, "hm:", longopts, help, NULL, &path);
     return cli_run(&c, rc, path, run);
 }

@@ -37,6 +37,7 @@ static const char help[] =
     "  --json                every stack as a JSON line: thread, stack,\n"
     "                        calls, leaf_calls, total and self ticks\n"
     "  -k, --keep-going      report exits without an entry and go on\n"
+    CLI_XRAY_MAP_HELP
     "  --format NAME         read the input as NAME\n"
     "  -h, --help            show this help\n";
 
@@ -70,6 +71,8 @@ static int extra(cli *c, int opt, const char *arg)
     return 0;
 }
 
+static const char *name_of(void *map, int32_t id) { return tk_xray_map_name(map, id); }
+
 int cmd_stack(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -82,12 +85,13 @@ int cmd_stack(int argc, char **argv)
         {"aggregation-type", required_argument, NULL, OPT_AGGREGATION},
         {"folded", no_argument, NULL, OPT_FOLDED},
         {"keep-going", no_argument, NULL, 'k'},
+        CLI_XRAY_MAP_LONG_OPTIONS,
         {0}};
     cli c;
     const char *path = NULL;
     if (cli_init(&c, "stack") != EXIT_OK)
         return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "hk", longopts, help, extra, &path);
+    int rc = cli_parse(&c, argc, argv, "hkm:", longopts, help, extra, &path);
     if (rc < 0 && S.per_thread && S.aggregate)
         rc = cli_usage_error("stack", "--per-thread-stacks and --aggregate-threads "
                                       "exclude each other");
@@ -101,7 +105,10 @@ int cmd_stack(int argc, char **argv)
         return rc;
     tk_error err;
     tk_error_clear(&err);
-    tk_xray_stacks *st = tk_xray_stacks_new();
+    tk_xray_map *map = cli_load_map(&c, &rc);
+    tk_xray_stacks *st = rc == EXIT_OK ? tk_xray_stacks_new() : NULL;
+    if (rc != EXIT_OK)
+        goto done;
     if (!st) {
         fprintf(stderr, "tracekit: out of memory\n");
         rc = EXIT_TROUBLE;
@@ -117,12 +124,12 @@ int cmd_stack(int argc, char **argv)
             goto done;
         }
         if (f > 0) {
-            fprintf(stderr, "tracekit: %s: offset 0x%llx (record %llu): %s%s of #%d on "
+            fprintf(stderr, "tracekit: %s: offset 0x%llx (record %llu): %s%s of %s on "
                             "thread %u has no matching entry\n",
                     c.path, (unsigned long long)tk_xray_reader_offset(r),
                     (unsigned long long)tk_xray_reader_index(r),
                     S.keep_going ? "warning: " : "", tk_xray_kind_name(rec.kind),
-                    rec.func_id, rec.tid);
+                    tk_xray_map_name(map, rec.func_id), rec.tid);
             if (!S.keep_going) {
                 rc = EXIT_BAD_TRACE;
                 goto done;
@@ -148,6 +155,8 @@ int cmd_stack(int argc, char **argv)
                    : S.folded ? TK_XRAY_STACKS_AGGREGATE
                               : TK_XRAY_STACKS_ALL_THREADS,
         .count = S.count,
+        .name = name_of,
+        .name_ctx = map,
     };
     tk_status ps = tk_xray_stacks_print(st, stdout, &o);
     if (ps != TK_OK) {
@@ -156,6 +165,7 @@ int cmd_stack(int argc, char **argv)
         rc = EXIT_TROUBLE;
     }
 done:
+    tk_xray_map_free(map);
     tk_xray_stacks_free(st);
     tk_xray_reader_free(r);
     cli_close(&c);

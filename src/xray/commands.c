@@ -10,6 +10,7 @@
 #include "xray/xray_int.h"
 
 #include <tracekit/xray_export.h>
+#include <tracekit/xray_map.h>
 #include <tracekit/xray_stack.h>
 
 static int xr_probe(const uint8_t *d, size_t n, int whole)
@@ -22,6 +23,24 @@ static int xr_probe(const uint8_t *d, size_t n, int whole)
     if (type == TK_XRAY_BASIC && version >= 1 && version <= 3)
         return whole && (n - TK_XRAY_HEADER_SIZE) % TK_XRAY_BASIC_RECORD_SIZE ? 60 : 90;
     return 0;
+}
+
+struct tk_xray_map *tk_xr_open_map(const tk_options *o, tk_error *err)
+{
+    const char *path = tk_options_get(o, "instr-map");
+    const char *demangle = tk_options_get(o, "demangle");
+    tk_error_clear(err);
+    if (!path)
+        return NULL;
+    tk_xray_map *m = tk_xray_map_open(path, err);
+    if (m && demangle && strcmp(demangle, "0") == 0)
+        tk_xray_map_set_demangle(m, 0);
+    return m;
+}
+
+const char *tk_xr_map_name(void *map, int32_t id)
+{
+    return tk_xray_map_name(map, id);
 }
 
 tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err)
@@ -246,7 +265,8 @@ static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", "chr
                                          "folded", NULL};
 
 /* Folded stacks (self time, threads merged) for flame graph tools. */
-static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_error *err)
+static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
+                              tk_error *err)
 {
     tk_xray_stacks *s = tk_xray_stacks_new();
     if (!s)
@@ -263,7 +283,9 @@ static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_error *err)
         st = err->status;
     if (st == TK_OK) {
         tk_xray_stacks_print_options o = {.view = TK_XRAY_STACKS_FOLDED,
-                                          .threads = TK_XRAY_STACKS_AGGREGATE};
+                                          .threads = TK_XRAY_STACKS_AGGREGATE,
+                                          .name = tk_xr_map_name,
+                                          .name_ctx = map};
         st = tk_xray_stacks_print(s, out, &o);
         if (st != TK_OK)
             tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "writing folded stacks failed");
@@ -294,13 +316,15 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
         tk_xray_reader_free(r);
         return st;
     }
-    if (strcmp(target, "chrome") == 0) {
-        st = tk_xray_write_chrome(r, out, NULL, NULL, err);
-        tk_xray_reader_free(r);
-        return st;
-    }
-    if (strcmp(target, "folded") == 0) {
-        st = write_folded(r, out, err);
+    if (strcmp(target, "chrome") == 0 || strcmp(target, "folded") == 0) {
+        tk_xray_map *map = tk_xr_open_map(o, err);
+        if (!map && err->status != TK_OK) {
+            tk_xray_reader_free(r);
+            return err->status;
+        }
+        st = target[0] == 'c' ? tk_xray_write_chrome(r, out, tk_xr_map_name, map, err)
+                              : write_folded(r, out, map, err);
+        tk_xray_map_free(map);
         tk_xray_reader_free(r);
         return st;
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <tracekit/xray_account.h>
+#include <tracekit/xray_map.h>
 
 #include "core/hashmap.h"
 #include "xray/xray_int.h"
@@ -11,10 +12,14 @@
 
 tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    (void)o;
     tk_xray_reader *r = tk_xr_open(in, err);
     if (!r)
         return err->status;
+    tk_xray_map *map = tk_xr_open_map(o, err);
+    if (!map && err->status != TK_OK) {
+        tk_xray_reader_free(r);
+        return err->status;
+    }
     tk_xray_account *a = tk_xray_account_new(NULL);
     tk_map threads;
     tk_map_init(&threads, 1);
@@ -57,10 +62,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         tk_sink_u64(s, "unmatched_records", unmatched, 0);
         tk_sink_array_begin(s, "top_functions_by_time");
         for (size_t i = 0; i < n && i < TOP_FUNCTIONS; i++) {
-            char name[24];
-            snprintf(name, sizeof name, "#%d", rows[i].func_id);
             tk_sink_object_begin(s, NULL);
-            tk_sink_cstr(s, "function", name, 0);
+            tk_sink_cstr(s, "function", tk_xray_map_name(map, rows[i].func_id), 0);
             tk_sink_u64(s, "count", rows[i].count, 0);
             tk_sink_f64(s, "sum_s", (double)rows[i].sum / f);
             tk_sink_f64(s, "med_s", (double)rows[i].med / f);
@@ -74,6 +77,7 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     free(rows);
     tk_map_free(&threads);
     tk_xray_account_free(a);
+    tk_xray_map_free(map);
     tk_xray_reader_free(r);
     return st;
 }

@@ -27,6 +27,12 @@ int tk_xv_allowed(xv_state from, xv_state to);
 int tk_xv_terminal(xv_state s);
 const char *tk_xv_name(xv_state s);
 
+/* The map named by the "instr-map" option ("demangle" = "0" keeps C++
+ * names mangled). NULL with err->status TK_OK when there is none. */
+struct tk_xray_map *tk_xr_open_map(const tk_options *o, tk_error *err);
+/* A tk_xray_name_fn over a tk_xray_map (ctx), "#<id>" without one. */
+const char *tk_xr_map_name(void *map, int32_t id);
+
 /* Commands (commands.c, info.c). */
 tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err);
 void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off);

@@ -37,6 +37,7 @@ same() { # same DESCRIPTION TK-ARGS... -- XRAY-ARGS...
 for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
     [ -f "$trace" ] || { echo "no trace recorded ($trace)"; exit 1; }
     t=$(basename "$trace")
+    case "$t" in st-*) bin=$dir/st ;; fdr-*) bin=$dir/fdr ;; *) bin=$dir/mt ;; esac
     # llvm-xray account fails on multi-threaded traces (its global TSC
     # floor); tracekit's answers there are checked in test_account.c.
     case "$t" in mt-*) ;; *)
@@ -46,6 +47,9 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
         same "account $opts $t" account $opts "$trace" -- account $opts "$trace"
     done
     same "account csv $t" account --format csv "$trace" -- account -f csv "$trace"
+    # names and locations from the binary's instrumentation map
+    same "account -m $t" account -m "$bin" "$trace" -- account -m "$bin" "$trace"
+    same "account -m csv $t" account -m "$bin" --format csv "$trace" -- account -m "$bin" -f csv "$trace"
     n=$((n + 1))
     rows=$("$tk" account --json "$trace" | grep -o '"funcid"' | wc -l)
     want=$("$xr" account "$trace" | sed -n 's/^Functions with latencies: //p')
@@ -58,6 +62,9 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
         # shellcheck disable=SC2086
         same "stack $opts $t" stack $opts "$trace" -- stack $opts "$trace"
     done
+    same "stack -m $t" stack -m "$bin" "$trace" -- stack -m "$bin" "$trace"
+    same "stack -m flame $t" stack -m "$bin" --all-stacks --stack-format flame "$trace" \
+        -- stack -m "$bin" --all-stacks --stack-format flame "$trace"
     # folded self times add up to the time of the root calls
     n=$((n + 1))
     folded=$("$tk" stack --folded "$trace" | awk '{s += $NF} END {print s}')
