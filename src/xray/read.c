@@ -166,60 +166,72 @@ static int flush_pending(tk_xray_reader *r, tk_xray_record *out)
 
 /* -------------------------------------------------------------- basic */
 
+/* A basic-mode record, with the argument payload records that follow it
+ * (looked ahead in the input, so no record is held back). */
 static int next_basic(tk_xray_reader *r, tk_xray_record *out, tk_error *err)
 {
-    for (;;) {
-        if (r->failed)
-            return -1;
-        int64_t avail = tk_cursor_need(&r->cur, TK_XRAY_BASIC_RECORD_SIZE, err);
-        uint64_t off = tk_cursor_offset(&r->cur);
+    if (r->failed)
+        return -1;
+    int64_t avail = tk_cursor_need(&r->cur, TK_XRAY_BASIC_RECORD_SIZE, err);
+    uint64_t off = tk_cursor_offset(&r->cur);
+    if (avail < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    if (avail == 0)
+        return 0;
+    if (avail < TK_XRAY_BASIC_RECORD_SIZE)
+        FAIL(off, "truncated basic-mode record: needs 32 bytes, %lld left", (long long)avail);
+    const uint8_t *p = r->cur.p;
+    uint16_t rtype = tk_ld16(p, 0);
+    if (rtype == 1)
+        FAIL(off, "argument payload with no function record before it");
+    if (rtype != 0)
+        FAIL(off, "unknown basic-mode record type %u", rtype);
+    uint8_t kind = p[3];
+    if (kind > TK_XRAY_ENTER_ARG)
+        FAIL(off + 3, "unknown function record type %u", kind);
+    slot *s = &r->slots[0];
+    out->kind = (tk_xray_kind)kind;
+    out->cpu = p[2];
+    out->event_type = 0;
+    out->func_id = (int32_t)tk_ld32(p + 4, 0);
+    out->tsc = tk_ld64(p + 8, 0);
+    out->tid = tk_ld32(p + 16, 0);
+    /* Only version 3 writes the pid; earlier files have padding here. */
+    out->pid = r->hdr.version >= 3 ? tk_ld32(p + 20, 0) : 0;
+    out->data = NULL;
+    out->data_len = 0;
+    s->rec.nargs = 0;
+    r->cur.p += TK_XRAY_BASIC_RECORD_SIZE;
+    r->raw_index++;
+    for (;;) { /* argument payloads of this entry */
+        avail = tk_cursor_need(&r->cur, TK_XRAY_BASIC_RECORD_SIZE, err);
         if (avail < 0) {
             r->failed = 1;
             return -1;
         }
-        if (avail == 0)
-            return flush_pending(r, out);
-        if (avail < TK_XRAY_BASIC_RECORD_SIZE)
-            FAIL(off, "truncated basic-mode record: needs 32 bytes, %lld left",
-                 (long long)avail);
-        const uint8_t *p = r->cur.p;
-        uint16_t rtype = tk_ld16(p, 0);
-        if (rtype == 1) { /* argument payload of the previous entry */
-            int32_t fid = (int32_t)tk_ld32(p + 4, 0);
-            uint32_t tid = tk_ld32(p + 8, 0), pid = tk_ld32(p + 12, 0);
-            slot *s = &r->slots[r->cur_slot];
-            if (!r->have_pending)
-                FAIL(off, "argument payload with no function record before it");
-            if (s->rec.func_id != fid || s->rec.tid != tid ||
-                (r->hdr.version >= 3 && s->rec.pid != pid))
-                FAIL(off, "argument payload for function %d thread %u follows a "
-                          "record of function %d thread %u",
-                     fid, tid, s->rec.func_id, s->rec.tid);
-            if (slot_add_arg(s, tk_ld64(p + 16, 0)) != 0)
-                NOMEM();
-            r->cur.p += TK_XRAY_BASIC_RECORD_SIZE;
-            r->raw_index++;
-            continue;
-        }
-        if (rtype != 0)
-            FAIL(off, "unknown basic-mode record type %u", rtype);
-        uint8_t kind = p[3];
-        if (kind > TK_XRAY_ENTER_ARG)
-            FAIL(off + 3, "unknown function record type %u", kind);
-        slot *s = fresh_slot(r);
-        s->rec.kind = (tk_xray_kind)kind;
-        s->rec.cpu = p[2];
-        s->rec.func_id = (int32_t)tk_ld32(p + 4, 0);
-        s->rec.tsc = tk_ld64(p + 8, 0);
-        s->rec.tid = tk_ld32(p + 16, 0);
-        /* Only version 3 writes the pid; earlier files have padding here. */
-        s->rec.pid = r->hdr.version >= 3 ? tk_ld32(p + 20, 0) : 0;
-        s->offset = off;
+        const uint8_t *q = r->cur.p;
+        if (avail < TK_XRAY_BASIC_RECORD_SIZE || tk_ld16(q, 0) != 1)
+            break;
+        int32_t fid = (int32_t)tk_ld32(q + 4, 0);
+        uint32_t tid = tk_ld32(q + 8, 0), pid = tk_ld32(q + 12, 0);
+        if (fid != out->func_id || tid != out->tid ||
+            (r->hdr.version >= 3 && pid != out->pid))
+            FAIL(tk_cursor_offset(&r->cur),
+                 "argument payload for function %d thread %u follows a record of "
+                 "function %d thread %u",
+                 fid, tid, out->func_id, out->tid);
+        if (slot_add_arg(s, tk_ld64(q + 16, 0)) != 0)
+            NOMEM();
         r->cur.p += TK_XRAY_BASIC_RECORD_SIZE;
         r->raw_index++;
-        if (push_pending(r, s, out))
-            return 1;
     }
+    out->nargs = s->rec.nargs;
+    out->args = s->args;
+    r->rec_off = off;
+    r->rec_index = r->logical_count++;
+    return 1;
 }
 
 /* ---------------------------------------------------------------- FDR */
