@@ -18,6 +18,7 @@
 #include <tracekit/xray_stack.h>
 #include <tracekit/xray_export.h>
 #include <tracekit/xray_map.h>
+#include <tracekit/xray_yaml.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -95,7 +95,8 @@ const char *tk_xray_fdr_kind_name(tk_xray_fdr_kind k);
 /* ---- reading */
 typedef struct tk_xray_reader tk_xray_reader;
 
-/* Reads the header; the reader borrows `in`. */
+/* Reads the header; the reader borrows `in`. Binary traces and llvm-xray's
+ * YAML form (detected from the first bytes) are both accepted. */
 tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err);
 void tk_xray_reader_free(tk_xray_reader *r);
 const tk_xray_header *tk_xray_reader_header(const tk_xray_reader *r);
@@ -118,6 +119,9 @@ uint64_t tk_xray_reader_index(const tk_xray_reader *r);
 /* Garbage bytes skipped between FDR buffers (v3+ readers skip to the next
  * BufferExtents tag, as LLVM does). */
 uint64_t tk_xray_reader_skipped(const tk_xray_reader *r);
+/* The input is llvm-xray's YAML form (read through tk_xray_yaml_*; records
+ * have no byte offsets then, and raw FDR records are not available). */
+int tk_xray_reader_is_yaml(const tk_xray_reader *r);
 /* FDR blocks (NewBuffer records) read so far. */
 uint64_t tk_xray_reader_blocks(const tk_xray_reader *r);
 

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-enum { OPT_TO = OPT_FIRST_COMMAND_OPTION, OPT_OUT_ENDIAN };
+enum { OPT_TO = OPT_FIRST_COMMAND_OPTION, OPT_OUT_ENDIAN, OPT_NO_SORT };
 
 static const char help[] =
     "usage: tracekit convert [OPTIONS] --to TARGET -o OUT FILE\n"
@@ -21,6 +21,8 @@ static const char help[] =
     "  xray-fdr          XRay FDR v5\n"
     "  chrome            Chrome Trace Event JSON (Perfetto, chrome://tracing)\n"
     "  folded            folded stacks with self time (flamegraph.pl, speedscope)\n"
+    "  yaml              llvm-xray's YAML trace, sorted by TSC like llvm-xray convert\n"
+    "                    (--no-sort: file order, streaming)\n"
     "\n"
     "options:\n"
     "  --to TARGET       output form (required)\n"
@@ -38,6 +40,8 @@ static int extra(cli *c, int opt, const char *arg)
     case 'o':
         output = arg;
         return 1;
+    case OPT_NO_SORT:
+        return cli_set(c, "sort", "0") == EXIT_OK ? 1 : -1;
     case OPT_OUT_ENDIAN:
         if (strcmp(arg, "little") && strcmp(arg, "big")) {
             cli_usage_error(c->command, "--out-endian takes little or big, not '%s'", arg);
@@ -57,6 +61,7 @@ int cmd_convert(int argc, char **argv)
         {"to", required_argument, NULL, OPT_TO},
         {"output", required_argument, NULL, 'o'},
         {"out-endian", required_argument, NULL, OPT_OUT_ENDIAN},
+        {"no-sort", no_argument, NULL, OPT_NO_SORT},
         {0}};
     cli c;
     const char *path = NULL;

@@ -11,10 +11,14 @@
 
 #include <tracekit/xray_export.h>
 #include <tracekit/xray_map.h>
+#include <tracekit/xray_yaml.h>
 #include <tracekit/xray_stack.h>
 
 static int xr_probe(const uint8_t *d, size_t n, int whole)
 {
+    int yaml = tk_xray_yaml_probe(d, n);
+    if (yaml >= 50)
+        return yaml * 9 / 10;
     if (n < TK_XRAY_HEADER_SIZE)
         return 0;
     uint16_t version = tk_ld16(d, 0), type = tk_ld16(d + 2, 0);
@@ -200,7 +204,7 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     if (!r)
         return err->status;
     const tk_xray_header *h = tk_xray_reader_header(r);
-    if (h->type == TK_XRAY_FDR && !logical) {
+    if (h->type == TK_XRAY_FDR && !logical && !tk_xray_reader_is_yaml(r)) {
         tk_strbuf line = {0};
         tk_xray_fdr_record x;
         while (shown < limit && (rc = tk_xray_next_fdr(r, &x, err)) > 0) {
@@ -262,7 +266,7 @@ static tk_status xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
 /* ------------------------------------------------------------- convert */
 
 static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", "chrome",
-                                         "folded", NULL};
+                                         "folded", "yaml", NULL};
 
 /* Folded stacks (self time, threads merged) for flame graph tools. */
 static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
@@ -294,6 +298,104 @@ static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
     return st;
 }
 
+/* A record with its own copies of arguments and payload. */
+typedef struct held {
+    tk_xray_record rec;
+    uint64_t order; /* position in the file: keeps the sort stable */
+} held;
+
+static int cmp_tsc(const void *x, const void *y)
+{
+    const held *a = x, *b = y;
+    if (a->rec.tsc != b->rec.tsc)
+        return a->rec.tsc < b->rec.tsc ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void free_held(held *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((void *)v[i].rec.args);
+        free((void *)v[i].rec.data);
+    }
+    free(v);
+}
+
+/* llvm-xray's YAML form. Like `llvm-xray convert` the records are sorted
+ * by TSC (stable), which holds them in memory; with the option "sort" set
+ * to "0" they stream in file order instead. */
+static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
+                            tk_error *err)
+{
+    const char *sort = tk_options_get(o, "sort");
+    int sorted = !(sort && strcmp(sort, "0") == 0);
+    tk_xray_map *map = tk_xr_open_map(o, err);
+    if (!map && err->status != TK_OK)
+        return err->status;
+    tk_xray_yaml_writer *w = tk_xray_yaml_writer_new(out, tk_xray_reader_header(r), err);
+    tk_status st = w ? TK_OK : err->status;
+    held *v = NULL;
+    size_t n = 0, cap = 0;
+    tk_xray_record rec;
+    int rc = 0;
+    while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0) {
+        if (!sorted) {
+            st = tk_xray_yaml_write(w, &rec, map ? tk_xray_map_name(map, rec.func_id) : NULL,
+                                    err);
+            continue;
+        }
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 1024;
+            held *nv = realloc(v, c * sizeof *nv);
+            if (!nv) {
+                st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+                break;
+            }
+            v = nv;
+            cap = c;
+        }
+        held *h = &v[n];
+        h->rec = rec;
+        h->order = n;
+        h->rec.args = NULL;
+        h->rec.data = NULL;
+        n++;
+        if (rec.nargs) {
+            uint64_t *a = malloc(rec.nargs * sizeof *a);
+            if (a)
+                memcpy(a, rec.args, rec.nargs * sizeof *a);
+            h->rec.args = a;
+        }
+        if (rec.data_len) {
+            uint8_t *d = malloc(rec.data_len);
+            if (d)
+                memcpy(d, rec.data, rec.data_len);
+            h->rec.data = d;
+        }
+        if ((rec.nargs && !h->rec.args) || (rec.data_len && !h->rec.data))
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    }
+    if (st == TK_OK && rc < 0)
+        st = err->status;
+    if (st == TK_OK && sorted) {
+        qsort(v, n, sizeof *v, cmp_tsc);
+        for (size_t i = 0; i < n && st == TK_OK; i++)
+            st = tk_xray_yaml_write(w, &v[i].rec,
+                                    map ? tk_xray_map_name(map, v[i].rec.func_id) : NULL, err);
+    }
+    free_held(v, n);
+    if (w) {
+        tk_error tmp;
+        tk_status fst = tk_xray_yaml_writer_free(w, &tmp);
+        if (st == TK_OK && fst != TK_OK) {
+            *err = tmp;
+            st = fst;
+        }
+    }
+    tk_xray_map_free(map);
+    return st;
+}
+
 static tk_status xr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
@@ -313,6 +415,11 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
             tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
         st = rc < 0 ? err->status : tk_sink_finish(s, err);
         tk_sink_free(s);
+        tk_xray_reader_free(r);
+        return st;
+    }
+    if (strcmp(target, "yaml") == 0) {
+        st = write_yaml(r, o, out, err);
         tk_xray_reader_free(r);
         return st;
     }

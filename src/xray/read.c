@@ -7,6 +7,8 @@
 #include "core/cursor.h"
 #include "xray/xray_int.h"
 
+#include <tracekit/xray_yaml.h>
+
 #define FDR_FUNCTION_SIZE 8
 #define FDR_METADATA_SIZE 16
 
@@ -23,6 +25,7 @@ typedef struct slot {
 } slot;
 
 struct tk_xray_reader {
+    tk_xray_yaml_reader *yaml;    /* llvm-xray's YAML form instead of binary */
     tk_cursor cur;
     tk_xray_header hdr;
     int failed;
@@ -52,7 +55,18 @@ tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
         tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
     }
-    int64_t n = tk_cursor_init(&r->cur, in, TK_XRAY_HEADER_SIZE, err);
+    int64_t n = tk_cursor_init(&r->cur, in, 4096, err);
+    if (n >= 0 && tk_xray_yaml_probe(r->cur.p, (size_t)n) >= 50) {
+        r->yaml = tk_xray_yaml_reader_new(in, err);
+        if (!r->yaml) {
+            free(r);
+            return NULL;
+        }
+        r->hdr = *tk_xray_yaml_reader_header(r->yaml);
+        r->rec_off = TK_NO_OFFSET;
+        r->rec_index = TK_NO_RECORD;
+        return r;
+    }
     if (n < 0 || tk_xray_parse_header(r->cur.p, (size_t)n, &r->hdr, err) != TK_OK) {
         free(r);
         return NULL;
@@ -67,6 +81,7 @@ void tk_xray_reader_free(tk_xray_reader *r)
 {
     if (!r)
         return;
+    tk_xray_yaml_reader_free(r->yaml);
     for (int i = 0; i < 2; i++) {
         free(r->slots[i].args);
         free(r->slots[i].data);
@@ -79,6 +94,7 @@ uint64_t tk_xray_reader_offset(const tk_xray_reader *r) { return r->rec_off; }
 uint64_t tk_xray_reader_index(const tk_xray_reader *r) { return r->rec_index; }
 uint64_t tk_xray_reader_skipped(const tk_xray_reader *r) { return r->skipped; }
 uint64_t tk_xray_reader_blocks(const tk_xray_reader *r) { return r->blocks; }
+int tk_xray_reader_is_yaml(const tk_xray_reader *r) { return r->yaml != NULL; }
 
 #define FAIL(off, ...)                                                       \
     do {                                                                     \
@@ -393,9 +409,9 @@ int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
 {
     if (r->failed)
         return -1;
-    if (r->hdr.type != TK_XRAY_FDR)
+    if (r->hdr.type != TK_XRAY_FDR || r->yaml)
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
-                            "not an FDR-mode trace"), -1;
+                            "not a binary FDR-mode trace"), -1;
     if (r->have_extents && tk_cursor_offset(&r->cur) == r->buf_end)
         r->have_extents = 0; /* the buffer is complete */
     if (r->hdr.version >= 3 && !r->have_extents && skip_to_extents(r, err) < 0)
@@ -522,6 +538,13 @@ int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
     if (r->failed)
         return -1;
+    if (r->yaml) { /* records carry no byte offset; errors give line:col */
+        int rc = tk_xray_yaml_next(r->yaml, rec, err);
+        if (rc > 0)
+            r->rec_index = r->logical_count++;
+        r->failed = rc < 0;
+        return rc;
+    }
     return r->hdr.type == TK_XRAY_BASIC ? next_basic(r, rec, err)
                                         : next_fdr_logical(r, rec, err);
 }

@@ -62,6 +62,9 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
         # shellcheck disable=SC2086
         same "stack $opts $t" stack $opts "$trace" -- stack $opts "$trace"
     done
+    same "convert yaml $t" convert --to yaml -o - "$trace" -- convert -f yaml "$trace"
+    same "convert yaml -m $t" convert --to yaml -m "$bin" -o - "$trace" \
+        -- convert -f yaml -y -m "$bin" "$trace"
     same "stack -m $t" stack -m "$bin" "$trace" -- stack -m "$bin" "$trace"
     same "stack -m flame $t" stack -m "$bin" --all-stacks --stack-format flame "$trace" \
         -- stack -m "$bin" --all-stacks --stack-format flame "$trace"
