@@ -8,15 +8,7 @@
 
 #include <tracekit/tracekit.h>
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-
-static uint64_t rnd(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+#include "gen_common.h"
 
 static const char *const type_names[] = {
     "struct.node", "struct.Basic", "double", "struct.pair", "i32", "void*",
@@ -35,20 +27,6 @@ static void usage(void)
             "usage: tk-gen-cacheray [--records N | --bytes N] [--seed S]\n"
             "                       [--endian little|big] [--threads T] -o OUT\n");
     exit(2);
-}
-
-static uint64_t parse_num(const char *s)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10, end++;
-    else if (*end == 'M' || *end == 'm') shift = 20, end++;
-    else if (*end == 'G' || *end == 'g') shift = 30, end++;
-    if (errno || *end)
-        usage();
-    return (uint64_t)v << shift;
 }
 
 int main(int argc, char **argv)

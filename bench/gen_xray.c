@@ -26,19 +26,11 @@
 #include <string.h>
 
 #include <tracekit/tracekit.h>
+
+#include "gen_common.h"
 #include <tracekit/xray.h>
 
 enum { MAX_DEPTH = 20, MAX_THREADS = 1024, MAX_CALLEES = 6, TOP_LEVEL = 8 };
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-
-static uint64_t rnd(void) /* xorshift64* */
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
 
 typedef struct func {
     uint32_t callees[MAX_CALLEES];
@@ -76,20 +68,6 @@ static void usage(void)
             "  FDR (default version 5) or basic mode (default version 3); SIZE may end\n"
             "  in K, M or G; --buffer-size is the FDR per-thread buffer (default 16K).\n");
     exit(2);
-}
-
-static uint64_t parse_num(const char *s)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    unsigned shift = 0;
-    if (*end == 'K' || *end == 'k') shift = 10, end++;
-    else if (*end == 'M' || *end == 'm') shift = 20, end++;
-    else if (*end == 'G' || *end == 'g') shift = 30, end++;
-    if (errno || *end || end == s)
-        usage();
-    return (uint64_t)v << shift;
 }
 
 static void build_call_graph(void)

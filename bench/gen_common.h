@@ -1,0 +1,36 @@
+/* Shared by the trace generators: a seeded xorshift64* generator and
+ * size arguments with K/M/G suffixes. Each generator defines usage(). */
+#ifndef TK_BENCH_GEN_COMMON_H
+#define TK_BENCH_GEN_COMMON_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static void usage(void);
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t rnd(void) /* xorshift64* */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static uint64_t parse_num(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    unsigned shift = 0;
+    if (*end == 'K' || *end == 'k') shift = 10, end++;
+    else if (*end == 'M' || *end == 'm') shift = 20, end++;
+    else if (*end == 'G' || *end == 'g') shift = 30, end++;
+    if (errno || *end || end == s)
+        usage();
+    return (uint64_t)v << shift;
+}
+
+#endif
