@@ -79,7 +79,7 @@ typedef struct tk_xray_fdr_record {
     /* metadata */
     int32_t tid;            /* NEW_BUFFER */
     int32_t pid;            /* PID */
-    uint16_t cpu;           /* NEW_CPU; CUSTOM_EVENT v1–4 (v4 writes it) */
+    uint16_t cpu;           /* NEW_CPU; CUSTOM_EVENT v4 (v1–3 store none: 0) */
     uint64_t tsc;           /* NEW_CPU, TSC_WRAP, CUSTOM_EVENT v1–4 */
     uint64_t seconds;       /* WALLTIME */
     uint32_t micros;        /* WALLTIME */

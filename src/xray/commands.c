@@ -378,7 +378,8 @@ static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
     if (st == TK_OK && rc < 0)
         st = err->status;
     if (st == TK_OK && sorted) {
-        qsort(v, n, sizeof *v, cmp_tsc);
+        if (n > 1)
+            qsort(v, n, sizeof *v, cmp_tsc);
         for (size_t i = 0; i < n && st == TK_OK; i++)
             st = tk_xray_yaml_write(w, &v[i].rec,
                                     map ? tk_xray_map_name(map, v[i].rec.func_id) : NULL, err);
@@ -446,6 +447,9 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
         memset(h.raw, 0, sizeof h.raw);
         h.buffer_size = 0;
     }
+    /* an input's buffer size the writer cannot use: its default */
+    if (h.buffer_size < 128 || h.buffer_size > (1u << 30))
+        h.buffer_size = 0;
     h.type = fdr ? TK_XRAY_FDR : TK_XRAY_BASIC;
     h.version = (uint16_t)(version > 0xFFFF ? 0 : version);
     tk_xray_writer *w = tk_xray_writer_new(out, &h, err);

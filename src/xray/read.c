@@ -46,6 +46,9 @@ struct tk_xray_reader {
     /* pending logical record (an entry may still get arguments) */
     slot slots[2];
     int cur_slot, have_pending;
+    /* an error met while a record was pending: reported after it */
+    int deferred;
+    tk_error deferred_err;
 };
 
 tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
@@ -383,7 +386,7 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
             x->event_type = kind == TK_FDR_TYPED_EVENT ? tk_ld16(b + 8, 0) : 0;
         } else {
             x->tsc = tk_ld64(b + 4, 0);
-            x->cpu = v == 4 ? tk_ld16(b + 12, 0) : r->cpu;
+            x->cpu = v == 4 ? tk_ld16(b + 12, 0) : 0; /* v1–3 store none */
         }
         if (x->size <= 0)
             FAIL(off + 1, "invalid event payload size %d", x->size);
@@ -436,6 +439,9 @@ int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
             FAIL(off, "BufferExtents record inside a buffer (%llu bytes before "
                       "its end)",
                  (unsigned long long)(r->buf_end - off));
+        if (x->kind == TK_FDR_BUFFER_EXTENTS && x->value > UINT64_MAX - (off + len))
+            FAIL(off, "buffer extents of %llu bytes overflow",
+                 (unsigned long long)x->value);
         if (r->have_extents && off + len > r->buf_end)
             FAIL(off, "%s record of %zu bytes runs %llu bytes past the end of its "
                       "buffer",
@@ -449,10 +455,7 @@ int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
     switch (x->kind) {
     case TK_FDR_BUFFER_EXTENTS:
         r->have_extents = 1;
-        r->buf_end = off + len + x->value;
-        if (r->buf_end < off)
-            FAIL(off, "buffer extents of %llu bytes overflow",
-                 (unsigned long long)x->value);
+        r->buf_end = off + len + x->value; /* overflow checked above */
         break;
     case TK_FDR_NEW_BUFFER:
         r->blocks++;
@@ -461,8 +464,9 @@ int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
         r->cpu = 0;
         r->base = 0;
         break;
-    case TK_FDR_PID:
-        r->pid = (uint32_t)x->pid;
+    case TK_FDR_PID: /* pids are documented as 0 below v3 */
+        if (r->hdr.version >= 3)
+            r->pid = (uint32_t)x->pid;
         break;
     case TK_FDR_NEW_CPU:
         r->cpu = x->cpu;
@@ -483,9 +487,21 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
 {
     tk_xray_fdr_record x;
     for (;;) {
-        int rc = tk_xray_next_fdr(r, &x, err);
-        if (rc < 0)
+        tk_error e;
+        tk_error_clear(&e);
+        int rc = tk_xray_next_fdr(r, &x, &e);
+        if (rc < 0 && r->have_pending && e.status == TK_EMALFORMED) {
+            /* the complete record before the bad one comes first */
+            r->deferred = 1;
+            r->deferred_err = e;
+            r->failed = 0;
+            return flush_pending(r, out);
+        }
+        if (rc < 0) {
+            if (err)
+                *err = e;
             return -1;
+        }
         if (rc == 0)
             return flush_pending(r, out);
         slot *s;
@@ -525,7 +541,8 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
         }
         int absolute = x.kind == TK_FDR_CUSTOM_EVENT && r->hdr.version < 5;
         s->rec.tsc = absolute ? x.tsc : r->base;
-        s->rec.cpu = absolute ? x.cpu : r->cpu;
+        /* v1–3 custom events store no CPU: they keep the block's */
+        s->rec.cpu = absolute && r->hdr.version == 4 ? x.cpu : r->cpu;
         s->rec.tid = r->tid;
         s->rec.pid = r->pid;
         s->offset = x.offset;
@@ -536,6 +553,13 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
 
 int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
+    if (r->deferred) {
+        r->deferred = 0;
+        r->failed = 1;
+        if (err)
+            *err = r->deferred_err;
+        return -1;
+    }
     if (r->failed)
         return -1;
     if (r->yaml) { /* records carry no byte offset; errors give line:col */

@@ -10,14 +10,12 @@
 #define DEFAULT_BUFFER_SIZE 16384
 #define META 16
 #define FUNC 8
-/* Room a v1 block keeps for its EndOfBuffer record. */
-#define V1_RESERVE META
 
 /* One thread's FDR buffer being filled. */
 typedef struct tbuf {
     uint32_t tid, pid;
     uint8_t *data;
-    size_t len;
+    size_t len, cap;   /* cap > bufsize only for an oversized v2+ record */
     int open;          /* preamble written */
     uint16_t cpu;
     uint64_t last_tsc; /* TSC the next delta is relative to */
@@ -145,6 +143,21 @@ static void meta(uint8_t *m, unsigned kind)
     m[0] = (uint8_t)(kind << 1 | 1);
 }
 
+/* llvm-xray does not skip a v1 block's padding: it reads it as records
+ * (zeros are 8-byte function records, ignored after EndOfBuffer). When the
+ * padding is not a multiple of 8, a custom-event marker whose payload
+ * takes the odd bytes keeps it in step. */
+static void pad_v1(tk_xray_writer *w, tbuf *t)
+{
+    size_t pad = w->bufsize - t->len;
+    memset(t->data + t->len, 0, pad);
+    if (pad % 8) { /* readable payload: fdr-dump prints it raw */
+        meta(t->data + t->len, TK_FDR_CUSTOM_EVENT);
+        tk_st32(t->data + t->len + 1, (uint32_t)(pad % 8), 0);
+        memcpy(t->data + t->len + META, "padding", pad % 8);
+    }
+}
+
 /* Write a thread's block (if it has one) and empty its buffer. */
 static void flush_block(tk_xray_writer *w, tbuf *t)
 {
@@ -159,7 +172,7 @@ static void flush_block(tk_xray_writer *w, tbuf *t)
     } else { /* v1: EndOfBuffer, then pad to the fixed size */
         meta(t->data + t->len, TK_FDR_END_OF_BUFFER);
         t->len += META;
-        memset(t->data + t->len, 0, w->bufsize - t->len);
+        pad_v1(w, t);
         put(w, t->data, w->bufsize);
     }
     t->len = 0;
@@ -193,6 +206,20 @@ static void open_block(tk_xray_writer *w, tbuf *t, uint16_t cpu, uint64_t tsc)
     t->last_tsc = tsc;
 }
 
+/* Whether a block of `used` bytes fits a buffer. A v1 block also needs its
+ * EndOfBuffer and, when the padding after that is not a multiple of 8, room
+ * for pad_v1's filler. (Fix-ups are 16 bytes, so writing fewer than
+ * record_size() counted keeps the padding's remainder mod 8.) */
+static int block_fits(const tk_xray_writer *w, size_t used)
+{
+    if (w->h.version >= 2)
+        return used <= w->bufsize;
+    if (used + META > w->bufsize)
+        return 0;
+    size_t pad = w->bufsize - used - META;
+    return pad % 8 == 0 || pad >= META + pad % 8;
+}
+
 /* Bytes a record takes in a block, including CPU/TSC fix-ups. */
 static size_t record_size(const tk_xray_writer *w, const tk_xray_record *rec)
 {
@@ -215,11 +242,12 @@ static tk_status write_fdr(tk_xray_writer *w, const tk_xray_record *rec, tk_erro
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                             "function id %d does not fit FDR's 28 bits", rec->func_id);
     size_t preamble = (w->h.version >= 3 ? 4 : 3) * META;
-    size_t tail = w->h.version == 1 ? V1_RESERVE : 0;
     size_t need = record_size(w, rec);
-    if (preamble + need + tail > w->bufsize)
+    /* v2+ readers take each buffer's size from its BufferExtents, so an
+     * oversized record gets a block of its own; v1 buffers are fixed. */
+    if (w->h.version == 1 && !block_fits(w, preamble + need))
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
-                            "a record of %zu bytes does not fit an FDR buffer of %zu",
+                            "a record of %zu bytes does not fit an FDR v1 buffer of %zu",
                             need, w->bufsize);
     uint32_t pid = w->h.version >= 3 ? rec->pid : 0;
     tbuf *t = tk_map_u64(&w->threads, (uint64_t)pid << 32 | rec->tid);
@@ -229,14 +257,22 @@ static tk_status write_fdr(tk_xray_writer *w, const tk_xray_record *rec, tk_erro
         t->data = malloc(w->bufsize);
         if (!t->data)
             return fail(w, TK_ENOMEM, "out of memory", err);
+        t->cap = w->bufsize;
         t->tid = rec->tid;
         t->pid = pid;
     }
     /* record_size() counts every byte written below, fix-ups included. */
-    if (t->open && t->len + need + tail > w->bufsize)
+    if (t->open && !block_fits(w, t->len + need))
         flush_block(w, t);
     if (!t->open)
         open_block(w, t, rec->cpu, rec->tsc);
+    if (t->len + need > t->cap) { /* v2+ only, see above */
+        uint8_t *d = realloc(t->data, t->len + need);
+        if (!d)
+            return fail(w, TK_ENOMEM, "out of memory", err);
+        t->data = d;
+        t->cap = t->len + need;
+    }
     uint8_t *m;
     int absolute = rec->kind == TK_XRAY_CUSTOM_EVENT && w->h.version < 5;
     if (!absolute && rec->cpu != t->cpu) {

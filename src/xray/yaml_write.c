@@ -299,8 +299,11 @@ static int needs_quotes(const uint8_t *s, size_t n)
         if (is_alnum(c))
             continue;
         switch (c) {
-        case '_': case '-': case '^': case '.': case ',': case ' ': case '\t':
+        case '_': case '-': case '^': case '.': case ' ': case '\t':
             continue;
+        /* llvm::yaml::needsQuotes lets ',' through, which ends the value
+         * in the trace's flow mappings: llvm-xray cannot read its own
+         * output back then. tracekit quotes it. */
         case '\n': case '\r': case 0x7F:
             return Q_DOUBLE;
         default:

@@ -516,6 +516,422 @@ static void seeds_sink(buf *b)
     emit("empty", b);
 }
 
+/* ---------------------------------------------------------------- xray */
+
+/* LLVM XRay (docs/formats/xray.md): little-endian. Basic mode: 32-byte
+ * records; FDR: 8-byte function records and 16-byte metadata records. */
+
+static void x_zeros(buf *b, size_t n)
+{
+    while (n--)
+        u8(b, 0);
+}
+
+static void x_header(buf *b, unsigned version, unsigned type, uint64_t bufsize)
+{
+    uint_n(b, version, 2);
+    uint_n(b, type, 2);
+    u32(b, 3);
+    u64(b, 1000000000ULL);
+    u64(b, bufsize);
+    u64(b, 0);
+}
+
+static void x_basic(buf *b, unsigned cpu, unsigned kind, int32_t fid, uint64_t tsc,
+                    uint32_t tid, uint32_t pid)
+{
+    uint_n(b, 0, 2);
+    u8(b, cpu);
+    u8(b, kind);
+    u32(b, (uint32_t)fid);
+    u64(b, tsc);
+    u32(b, tid);
+    u32(b, pid);
+    x_zeros(b, 8);
+}
+
+static void x_basic_arg(buf *b, int32_t fid, uint32_t tid, uint32_t pid, uint64_t arg)
+{
+    uint_n(b, 1, 2);
+    x_zeros(b, 2);
+    u32(b, (uint32_t)fid);
+    u32(b, tid);
+    u32(b, pid);
+    u64(b, arg);
+    x_zeros(b, 8);
+}
+
+static void x_fn(buf *b, unsigned action, uint32_t fid, uint32_t delta)
+{
+    u32(b, fid << 4 | action << 1);
+    u32(b, delta);
+}
+
+/* Metadata: kind byte, then fields of `bytes` bytes each (0 ends), padded
+ * to 15 bytes. */
+static void x_meta(buf *b, unsigned kind, const uint64_t *vals, const int *bytes)
+{
+    u8(b, kind << 1 | 1);
+    size_t n = 0;
+    for (int i = 0; bytes && bytes[i]; i++) {
+        uint_n(b, vals[i], bytes[i]);
+        n += (size_t)bytes[i];
+    }
+    x_zeros(b, 15 - n);
+}
+
+#define XM(b, kind, ...)                                                     \
+    do {                                                                     \
+        const uint64_t v_[] = {__VA_ARGS__};                                 \
+        x_meta_auto(b, kind, v_, sizeof v_ / sizeof v_[0]);                  \
+    } while (0)
+
+/* Field widths per metadata kind. */
+static void x_meta_auto(buf *b, unsigned kind, const uint64_t *v, size_t n)
+{
+    static const int w[][4] = {
+        [0] = {4, 0}, [1] = {0}, [2] = {2, 8, 0}, [3] = {8, 0}, [4] = {8, 4, 0},
+        [6] = {8, 0}, [7] = {8, 0}, [9] = {4, 0},
+    };
+    (void)n;
+    x_meta(b, kind, v, kind < 10 ? w[kind] : NULL);
+}
+
+static void x_newbuf(buf *b, uint32_t tid) { XM(b, 0, tid); }
+static void x_eob(buf *b) { x_meta(b, 1, NULL, NULL); }
+static void x_cpu(buf *b, unsigned cpu, uint64_t tsc) { XM(b, 2, cpu, tsc); }
+static void x_wrap(buf *b, uint64_t tsc) { XM(b, 3, tsc); }
+static void x_wall(buf *b, uint64_t s, uint32_t us) { XM(b, 4, s, us); }
+static void x_carg(buf *b, uint64_t a) { XM(b, 6, a); }
+static void x_extents(buf *b, uint64_t n) { XM(b, 7, n); }
+static void x_pid(buf *b, uint32_t pid) { XM(b, 9, pid); }
+
+/* Custom event: v1–4 absolute TSC (+ CPU in v4), v5 signed delta. */
+static void x_custom(buf *b, unsigned version, int32_t size, int64_t tsc_or_delta,
+                     unsigned cpu, const char *payload, size_t n)
+{
+    u8(b, 5 << 1 | 1);
+    u32(b, (uint32_t)size);
+    if (version >= 5) {
+        u32(b, (uint32_t)tsc_or_delta);
+        x_zeros(b, 7);
+    } else {
+        u64(b, (uint64_t)tsc_or_delta);
+        uint_n(b, version == 4 ? cpu : 0, 2);
+        x_zeros(b, 1);
+    }
+    put(b, payload, n);
+}
+
+static void x_typed(buf *b, int32_t size, int32_t delta, unsigned type, const char *payload,
+                    size_t n)
+{
+    u8(b, 8 << 1 | 1);
+    u32(b, (uint32_t)size);
+    u32(b, (uint32_t)delta);
+    uint_n(b, type, 2);
+    x_zeros(b, 5);
+    put(b, payload, n);
+}
+
+static void x_preamble(buf *b, unsigned version, uint32_t tid, uint32_t pid, unsigned cpu,
+                       uint64_t tsc)
+{
+    x_newbuf(b, tid);
+    x_wall(b, 1000 + tid % 7, 123456);
+    if (version >= 3)
+        x_pid(b, pid);
+    x_cpu(b, cpu, tsc);
+}
+
+/* Open a buffer: v2+ an extents record patched by x_close. */
+static size_t x_open(buf *b, unsigned version)
+{
+    size_t at = b->len;
+    if (version >= 2)
+        x_extents(b, 0);
+    return at;
+}
+
+#define TK_HEADER 32
+
+static void x_close(buf *b, unsigned version, size_t at, uint64_t bufsize)
+{
+    if (version >= 2) {
+        size_t len = b->len;
+        b->len = at + 1;
+        u64(b, len - at - 16);
+        b->len = len;
+    } else {
+        x_eob(b);
+        while ((b->len - TK_HEADER) % bufsize)
+            u8(b, 0);
+    }
+}
+
+/* A block with every body record kind the version has. */
+static void x_block_all(buf *b, unsigned v, uint32_t tid, uint32_t pid, unsigned cpu,
+                        uint64_t tsc, uint64_t bufsize)
+{
+    size_t at = x_open(b, v);
+    x_preamble(b, v, tid, pid, cpu, tsc);
+    x_fn(b, 0, 1, 0);
+    x_fn(b, 3, 2, 17);
+    x_carg(b, 42);
+    x_carg(b, UINT64_MAX);
+    x_fn(b, 0, 3, 5);
+    if (v >= 5) {
+        x_custom(b, v, 5, -3, 0, "hello", 5);
+        x_typed(b, 4, 9, 0x1234, "\x00\x01\xfe\xff", 4);
+    } else {
+        x_custom(b, v, 5, (int64_t)(tsc + 30), cpu + 1, "hello", 5);
+    }
+    x_fn(b, 2, 3, 100);
+    x_wrap(b, tsc + 0x100000000ULL);
+    x_fn(b, 1, 2, 0xFFFFFFFFu);
+    x_cpu(b, cpu + 2, tsc + 0x200000000ULL);
+    x_fn(b, 0, 0x0FFFFFFF, 0);
+    x_fn(b, 1, 0x0FFFFFFF, 1);
+    x_fn(b, 1, 1, 2);
+    x_close(b, v, at, bufsize);
+}
+
+/* Many small blocks of a few threads (what the runtime writes with small
+ * buffers), pseudo-random calls. */
+static void x_many_blocks(buf *b, unsigned v, size_t bytes)
+{
+    uint64_t tsc[4] = {1000, 2000, 3000, 4000};
+    int depth[4] = {0};
+    unsigned t = 0;
+    while (b->len < bytes) {
+        size_t at = x_open(b, v);
+        x_preamble(b, v, 100 + t, 99, t, tsc[t]);
+        for (int i = 0; i < 12; i++) {
+            uint64_t r = rnd();
+            uint32_t d = (uint32_t)(r % 300);
+            tsc[t] += d;
+            if (depth[t] > 0 && (r >> 20) % 2) {
+                x_fn(b, (r >> 24) % 5 ? 1 : 2, (uint32_t)depth[t], d);
+                depth[t]--;
+            } else {
+                depth[t]++;
+                x_fn(b, (r >> 28) % 4 ? 0 : 3, (uint32_t)depth[t], d);
+                if ((r >> 28) % 4 == 0)
+                    x_carg(b, r >> 32);
+            }
+        }
+        x_close(b, v, at, 512);
+        t = (t + 1) % 4;
+    }
+}
+
+static void seeds_xray(buf *b)
+{
+    char name[64];
+    big = 0; /* XRay is little-endian (the sink seeds leave big set) */
+    /* ---- valid traces */
+    for (unsigned v = 1; v <= 3; v++) {
+        x_header(b, v, 0, 0);
+        x_basic(b, 1, 0, 1, 1000, 7, 9);
+        x_basic(b, 1, 3, 2, 1010, 7, 9);
+        x_basic_arg(b, 2, 7, 9, 42);
+        x_basic_arg(b, 2, 7, 9, UINT64_MAX);
+        x_basic(b, 2, 0, 1, 1005, 8, 9);
+        x_basic(b, 1, 2, 2, 1020, 7, 9);
+        x_basic(b, 2, 1, 1, 1030, 8, 9);
+        x_basic(b, 255, 1, 1, UINT64_MAX, 7, 9);
+        x_basic(b, 0, 0, INT32_MIN, 0, 0, 0);
+        snprintf(name, sizeof name, "basic-v%u", v);
+        emit(name, b);
+    }
+    for (unsigned v = 1; v <= 5; v++) {
+        x_header(b, v, 1, 512);
+        x_block_all(b, v, 11, 22, 3, 5000000, 512);
+        x_block_all(b, v, 12, 22, 0, 7000000, 512);
+        x_block_all(b, v, 11, 22, 5, 9000000, 512);
+        snprintf(name, sizeof name, "fdr-v%u-all", v);
+        emit(name, b);
+        x_header(b, v, 1, 512);
+        x_many_blocks(b, v, 3000);
+        snprintf(name, sizeof name, "fdr-v%u-blocks", v);
+        emit(name, b);
+    }
+    for (unsigned v = 1; v <= 5; v++) {
+        x_header(b, v, 1, 16384);
+        snprintf(name, sizeof name, "fdr-v%u-empty", v);
+        emit(name, b);
+    }
+    x_header(b, 3, 0, 0);
+    emit("basic-v3-empty", b);
+    /* v3+: garbage and zero fill between buffers, an empty buffer */
+    x_header(b, 5, 1, 4096);
+    put(b, "\x00\x01\xff\x0e", 4);
+    x_block_all(b, 5, 1, 2, 0, 100, 0);
+    x_zeros(b, 40);
+    x_extents(b, 0);
+    x_block_all(b, 5, 3, 2, 1, 900, 0);
+    u8(b, 0xAB);
+    emit("fdr-v5-garbage", b);
+    /* typed event in v3 (read in any version) */
+    {
+        x_header(b, 3, 1, 4096);
+        size_t at = x_open(b, 3);
+        x_preamble(b, 3, 1, 2, 0, 100);
+        x_fn(b, 0, 1, 1);
+        x_typed(b, 2, -50, 7, "hi", 2);
+        x_close(b, 3, at, 0);
+        emit("fdr-v3-typed", b);
+    }
+    /* v1 with a garbage-filled padding and a short last buffer */
+    x_header(b, 1, 1, 256);
+    for (uint32_t t = 0; t < 3; t++) {
+        size_t start = b->len;
+        x_preamble(b, 1, t + 1, 0, t, 1000 * (t + 1));
+        x_fn(b, 0, t + 1, 1);
+        x_eob(b);
+        while (t < 2 && b->len - start < 256)
+            u8(b, (unsigned)(0x0B + b->len));
+    }
+    emit("fdr-v1-padding", b);
+    /* valid, but what FDR cannot hold: a header buffer size below 128,
+     * an event larger than the header's buffer size */
+    x_header(b, 5, 1, 64);
+    x_block_all(b, 5, 1, 2, 0, 100, 0);
+    emit("fdr-v5-bufsize-64", b);
+    {
+        x_header(b, 5, 1, 256);
+        size_t at = x_open(b, 5);
+        x_preamble(b, 5, 1, 2, 0, 100);
+        char payload[300];
+        memset(payload, 'x', sizeof payload);
+        x_custom(b, 5, (int32_t)sizeof payload, 1, 0, payload, sizeof payload);
+        x_close(b, 5, at, 0);
+        emit("fdr-v5-event-over-bufsize", b);
+    }
+    x_header(b, 3, 0, 0);
+    x_basic(b, 0, 0, 1 << 28, 5, 1, 1);
+    x_basic(b, 0, 1, -1, 6, 1, 1);
+    emit("basic-v3-wide-ids", b);
+
+    /* ---- malformed */
+    x_header(b, 3, 0, 0);
+    b->len = 31;
+    emit("short-header", b);
+    x_header(b, 1, 2, 0);
+    emit("type-2", b);
+    x_header(b, 3, 0x100, 0);
+    emit("type-big-endian", b);
+    x_header(b, 4, 0, 0);
+    emit("basic-v4", b);
+    x_header(b, 6, 1, 0);
+    emit("fdr-v6", b);
+    x_header(b, 3, 0, 0);
+    x_basic(b, 0, 0, 1, 10, 1, 1);
+    x_basic(b, 0, 1, 1, 11, 1, 1);
+    b->len -= 12;
+    emit("basic-truncated", b);
+    x_header(b, 3, 0, 0);
+    x_basic_arg(b, 1, 1, 1, 5);
+    emit("basic-arg-first", b);
+    x_header(b, 3, 0, 0);
+    x_basic(b, 0, 3, 2, 10, 7, 1);
+    x_basic_arg(b, 2, 8, 1, 5);
+    emit("basic-arg-mismatch", b);
+    x_header(b, 2, 0, 0);
+    x_basic(b, 0, 4, 1, 10, 1, 1);
+    emit("basic-kind-4", b);
+    x_header(b, 2, 0, 0);
+    x_basic(b, 0, 0, 1, 10, 1, 1);
+    b->p[32] = 2;
+    emit("basic-record-type-2", b);
+    static const struct {
+        const char *name;
+        unsigned version;
+        int what;
+    } bad[] = {
+        {"fdr-action-4", 5, 0},        {"fdr-trunc-function", 1, 1},
+        {"fdr-trunc-metadata", 5, 2},  {"fdr-event-size-0", 5, 3},
+        {"fdr-event-size-neg", 4, 4},  {"fdr-event-past-end", 5, 5},
+        {"fdr-v2-eob", 2, 6},          {"fdr-v1-extents", 1, 7},
+        {"fdr-v2-outside", 2, 8},      {"fdr-overread", 3, 9},
+        {"fdr-extents-inside", 5, 10}, {"fdr-fn-after-newbuf", 5, 11},
+        {"fdr-carg-after-cpu", 5, 12}, {"fdr-pid-after-cpu", 5, 13},
+        {"fdr-ends-after-pid", 5, 14}, {"fdr-ends-in-buffer", 4, 15},
+        {"fdr-meta-10", 5, 16},        {"fdr-eob-after-wall", 1, 17},
+        {"fdr-event-huge", 1, 18},     {"fdr-v3-no-extents", 3, 19},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        unsigned v = bad[i].version;
+        x_header(b, v, 1, 4096);
+        size_t at = x_open(b, v);
+        int close = 1;
+        switch (bad[i].what) {
+        case 11:
+            x_newbuf(b, 5);
+            x_fn(b, 0, 1, 1);
+            break;
+        case 14:
+        case 17:
+            x_newbuf(b, 5);
+            x_wall(b, 1, 1);
+            if (bad[i].what == 14)
+                x_pid(b, 6);
+            else
+                x_eob(b), close = 0;
+            break;
+        case 19:
+            b->len = at; /* no extents at all */
+            x_preamble(b, v, 5, 6, 0, 100);
+            x_fn(b, 0, 1, 1);
+            close = 0;
+            break;
+        case 8:
+            b->len = at;
+            x_preamble(b, v, 5, 6, 0, 100);
+            close = 0;
+            break;
+        case 12:
+        case 13: /* right after the preamble's NewCPUId */
+            x_preamble(b, v, 5, 6, 0, 100);
+            break;
+        default:
+            x_preamble(b, v, 5, 6, 0, 100);
+            x_fn(b, 0, 1, 1);
+            break;
+        }
+        switch (bad[i].what) {
+        case 0: x_fn(b, 4, 1, 1); break;
+        case 1: x_fn(b, 1, 1, 1); b->len -= 3; close = 0; break;
+        case 2: x_wrap(b, 5); x_close(b, v, at, 4096); b->len -= 1; close = 0; break;
+        case 3: x_custom(b, v, 0, 1, 0, "", 0); break;
+        case 4: x_custom(b, v, -1, 5, 0, "", 0); break;
+        case 5: x_custom(b, v, 100, 1, 0, "hello", 5); break;
+        case 6: x_eob(b); break;
+        case 7: x_extents(b, 8); close = 0; break;
+        case 9: x_close(b, v, at, 4096); b->p[at + 1] -= 4; close = 0; break;
+        case 10: x_extents(b, 0); x_fn(b, 0, 1, 1); break;
+        case 12: x_carg(b, 1); break;
+        case 13: x_pid(b, 7); break;
+        case 15: x_close(b, v, at, 4096); b->p[at + 1] += 40; close = 0; break;
+        case 16: XM(b, 10, 0); break;
+        case 18: x_custom(b, v, INT32_MAX, 5, 0, "x", 1); close = 0; break;
+        default: break;
+        }
+        if (close)
+            x_close(b, v, at, 4096);
+        emit(bad[i].name, b);
+    }
+    /* cuts of a small v5 trace inside its buffer */
+    static const size_t cuts[] = {40, 47, 48, 100, 120, 125, 200};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        x_header(b, 5, 1, 512);
+        x_block_all(b, 5, 1, 2, 0, 100, 512);
+        b->len = cuts[i];
+        snprintf(name, sizeof name, "fdr-v5-cut-%zu", cuts[i]);
+        emit(name, b);
+    }
+}
+
 /* ---------------------------------------------------------------- main */
 
 static const struct {
@@ -524,6 +940,7 @@ static const struct {
 } formats[] = {
     {"cacheray", seeds_cacheray},
     {"sink", seeds_sink},
+    {"xray", seeds_xray},
 };
 
 int main(int argc, char **argv)
