@@ -18,6 +18,9 @@ typedef struct tk_xray_account_options {
                                  closes every frame above it too */
     int recursive_calls_only; /* count only calls of functions that are in
                                  a recursion (depth >= 2) */
+    uint64_t memory_limit;    /* bytes of latencies kept in memory; past it
+                                 they go to a temporary file in $TMPDIR
+                                 (results stay exact). 0: 64 MiB */
 } tk_xray_account_options;
 
 /* Why a record could not be accounted. */
@@ -59,9 +62,14 @@ size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
 /* Functions with at least one latency. */
 size_t tk_xray_account_functions(const tk_xray_account *a);
 
+/* Latencies written to the temporary file so far. */
+uint64_t tk_xray_account_spilled(const tk_xray_account *a);
+
 /* Rows sorted by `sort` (ties by function id), descending if `descending`.
  * Returns the number of rows in *rows (caller frees), or (size_t)-1 when
- * out of memory. */
+ * out of memory or the temporary file could not be read back. Call it
+ * after the last record: the first call turns the latencies into the
+ * statistics (and frees them); later calls only sort again. */
 size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
                             int descending, tk_xray_account_row **rows);
 

@@ -11,7 +11,8 @@ enum {
     OPT_SORT = OPT_FIRST_COMMAND_OPTION,
     OPT_SORT_ORDER,
     OPT_TOP,
-    OPT_RECURSIVE
+    OPT_RECURSIVE,
+    OPT_MEMORY_LIMIT
 };
 
 static const char help[] =
@@ -34,6 +35,9 @@ static const char help[] =
     "                        frames above it too (for missing tail exits)\n"
     "  -k, --keep-going      report unmatched records and go on\n"
     "  --recursive-calls-only  count only calls made inside a recursion\n"
+    "  --memory-limit SIZE   memory for latencies (default 64M; K, M, G\n"
+    "                        suffixes); beyond it they go to a temporary file\n"
+    "                        in $TMPDIR, and the statistics stay exact\n"
     CLI_XRAY_MAP_HELP
     "  --json                an array of objects: funcid, function, count,\n"
     "                        min, med, p90, p99, max, sum (seconds)\n"
@@ -95,6 +99,17 @@ static int extra(cli *c, int opt, const char *arg)
     case OPT_RECURSIVE:
         A.opt.recursive_calls_only = 1;
         return 1;
+    case OPT_MEMORY_LIMIT: {
+        unsigned long long v = strtoull(arg, &end, 10);
+        int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+        if (*arg < '0' || *arg > '9' || (shift && end[1]) || (!shift && *end) || v == 0 ||
+            v > (UINT64_MAX >> shift)) {
+            cli_usage_error(c->command, "--memory-limit takes a size like 64M, not '%s'", arg);
+            return -1;
+        }
+        A.opt.memory_limit = (uint64_t)v << shift;
+        return 1;
+    }
     }
     return 0;
 }
@@ -192,6 +207,7 @@ int cmd_account(int argc, char **argv)
         {"deduce-sibling-calls", no_argument, NULL, 'd'},
         {"keep-going", no_argument, NULL, 'k'},
         {"recursive-calls-only", no_argument, NULL, OPT_RECURSIVE},
+        {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
         CLI_XRAY_MAP_LONG_OPTIONS,
         {0}};
     cli c;
@@ -254,7 +270,8 @@ int cmd_account(int argc, char **argv)
                 c.path, (unsigned long long)failures);
     size_t n = tk_xray_account_rows(a, A.sort, A.descending, &rows);
     if (n == (size_t)-1) {
-        fprintf(stderr, "tracekit: out of memory\n");
+        fprintf(stderr, "tracekit: out of memory (or the temporary file of latencies "
+                        "could not be read)\n");
         rc = EXIT_TROUBLE;
         goto done;
     }

@@ -1,11 +1,10 @@
 /* Per-function latency accounting (llvm-xray account's semantics).
  *
- * Latencies are appended to a plain array per function and the median and
- * percentiles found by selection at the end (linear time, exact): per call
- * that is one store, where a hash table of distinct latencies cost a
- * lookup and still grew with the trace (most non-leaf durations are
- * distinct). Function ids index a direct table; the thread of the last
- * record is cached, since records come in runs per thread. */
+ * Every latency is kept, exactly, in a per-function list (latency.c: chunks
+ * in memory up to a budget, then an unlinked temporary file, so memory is
+ * flat); the median and percentiles are found by selection at the end.
+ * Function ids index a direct table; the thread of the last record is
+ * cached, since records come in runs per thread. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <tracekit/xray_account.h>
 
 #include "core/hashmap.h"
+#include "xray/latency.h"
 
 typedef struct frame {
     int32_t func;
@@ -26,8 +26,9 @@ typedef struct thread_state {
 } thread_state;
 
 typedef struct func_stats {
-    uint64_t *lat; /* every latency, in order of exit */
-    uint64_t count, cap, min, max, sum;
+    tk_lat_list lat; /* every latency (until the quantiles are known) */
+    uint64_t count, min, max, sum;
+    uint64_t q[3];   /* median, 90p, 99p once computed */
 } func_stats;
 
 /* Ids at or above this go to a hash map instead of the direct table. */
@@ -42,6 +43,9 @@ struct tk_xray_account {
     size_t ndirect;
     tk_map other;          /* other ids -> func_stats */
     size_t nfuncs;         /* functions with a latency */
+    tk_lat_pool pool;
+    int consumed;          /* quantiles computed, latencies freed */
+    int failed;            /* ... or that failed */
 };
 
 tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o)
@@ -53,6 +57,7 @@ tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o)
         a->opt = *o;
     tk_map_init(&a->threads, sizeof(thread_state));
     tk_map_init(&a->other, sizeof(func_stats));
+    tk_lat_pool_init(&a->pool, a->opt.memory_limit);
     return a;
 }
 
@@ -66,9 +71,10 @@ void tk_xray_account_free(tk_xray_account *a)
         tk_map_free(&t->recursion);
     }
     for (size_t i = 0; i < a->ndirect; i++)
-        free(a->direct[i].lat);
+        tk_lat_list_free(&a->pool, &a->direct[i].lat);
     for (size_t i = 0; i < a->other.n; i++)
-        free(((func_stats *)tk_map_value(&a->other, i))->lat);
+        tk_lat_list_free(&a->pool, &((func_stats *)tk_map_value(&a->other, i))->lat);
+    tk_lat_pool_free(&a->pool);
     free(a->direct);
     tk_map_free(&a->threads);
     tk_map_free(&a->other);
@@ -99,19 +105,13 @@ static int record_latency(tk_xray_account *a, int32_t func, uint64_t lat)
     func_stats *f = stats_of(a, func);
     if (!f)
         return -1;
-    if (f->count == f->cap) {
-        uint64_t cap = f->cap ? f->cap * 2 : 16;
-        uint64_t *l = realloc(f->lat, cap * sizeof *l);
-        if (!l)
-            return -1;
-        f->lat = l;
-        f->cap = cap;
-    }
     if (f->count == 0) {
         f->min = f->max = lat;
         a->nfuncs++;
     }
-    f->lat[f->count++] = lat;
+    if (tk_lat_add(&a->pool, &f->lat, lat) != 0)
+        return -1;
+    f->count++;
     f->sum += lat;
     if (lat < f->min)
         f->min = lat;
@@ -222,67 +222,28 @@ size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
 
 size_t tk_xray_account_functions(const tk_xray_account *a) { return a->nfuncs; }
 
-static void swap(uint64_t *v, size_t i, size_t j)
-{
-    uint64_t t = v[i];
-    v[i] = v[j];
-    v[j] = t;
-}
+uint64_t tk_xray_account_spilled(const tk_xray_account *a) { return a->pool.spilled; }
 
-/* Put the k-th smallest of v[lo..hi] at v[k], smaller ones before it and
- * larger ones after (as nth_element; median-of-three quickselect). */
-static void select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
-{
-    while (hi > lo) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < v[lo])
-            swap(v, mid, lo);
-        if (v[hi] < v[lo])
-            swap(v, hi, lo);
-        if (v[hi] < v[mid])
-            swap(v, hi, mid);
-        uint64_t pivot = v[mid];
-        size_t i = lo, j = hi;
-        while (i <= j) { /* Hoare partition */
-            while (v[i] < pivot)
-                i++;
-            while (v[j] > pivot)
-                j--;
-            if (i <= j) {
-                swap(v, i, j);
-                i++;
-                if (j == 0)
-                    break;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            return;
-    }
-}
-
-static void fill_row(func_stats *f, int32_t id, tk_xray_account_row *r)
+static int fill_row(tk_xray_account *a, func_stats *f, int32_t id, tk_xray_account_row *r)
 {
     uint64_t n = f->count;
-    size_t k50 = (size_t)(n / 2), k90 = (size_t)floor((double)n * 0.9),
-           k99 = (size_t)floor((double)n * 0.99);
+    if (!a->consumed) {
+        /* the same element indices as llvm-xray's nth_element calls */
+        uint64_t k[3] = {n / 2, (uint64_t)floor((double)n * 0.9),
+                         (uint64_t)floor((double)n * 0.99)};
+        if (tk_lat_select(&a->pool, &f->lat, k, f->min, f->max, f->q) != 0)
+            return -1;
+        tk_lat_list_free(&a->pool, &f->lat);
+    }
     r->func_id = id;
     r->count = n;
     r->min = f->min;
+    r->med = f->q[0];
+    r->p90 = f->q[1];
+    r->p99 = f->q[2];
     r->max = f->max;
     r->sum = f->sum;
-    /* the same element indices as llvm-xray's nth_element calls; each
-     * selection leaves larger values to the right for the next */
-    select_kth(f->lat, 0, n - 1, k50);
-    r->med = f->lat[k50];
-    select_kth(f->lat, k50, n - 1, k90);
-    r->p90 = f->lat[k90];
-    select_kth(f->lat, k90, n - 1, k99);
-    r->p99 = f->lat[k99];
+    return 0;
 }
 
 static uint64_t sort_key(const tk_xray_account_row *r, tk_xray_account_sort by)
@@ -321,16 +282,25 @@ size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
                             int descending, tk_xray_account_row **rows)
 {
     size_t n = 0;
+    if (a->failed)
+        return (size_t)-1;
     tk_xray_account_row *r = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *r);
     if (!r)
         return (size_t)-1;
-    for (size_t i = 0; i < a->ndirect; i++)
+    int rc = 0;
+    for (size_t i = 0; i < a->ndirect && rc == 0; i++)
         if (a->direct[i].count)
-            fill_row(&a->direct[i], (int32_t)i, &r[n++]);
-    for (size_t i = 0; i < a->other.n; i++) {
+            rc = fill_row(a, &a->direct[i], (int32_t)i, &r[n++]);
+    for (size_t i = 0; i < a->other.n && rc == 0; i++) {
         func_stats *f = tk_map_value(&a->other, i);
         if (f->count)
-            fill_row(f, (int32_t)a->other.ukeys[i], &r[n++]);
+            rc = fill_row(a, f, (int32_t)a->other.ukeys[i], &r[n++]);
+    }
+    a->consumed = 1;
+    a->failed = rc != 0;
+    if (rc != 0) {
+        free(r);
+        return (size_t)-1;
     }
     sort_spec sp = {sort, descending};
     qsort_r(r, n, sizeof *r, cmp_row, &sp); /* glibc */

@@ -488,7 +488,7 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
     tk_xray_fdr_record x;
     for (;;) {
         tk_error e;
-        tk_error_clear(&e);
+        e.status = TK_OK; /* (a full tk_error_clear per record shows in profiles) */
         int rc = tk_xray_next_fdr(r, &x, &e);
         if (rc < 0 && r->have_pending && e.status == TK_EMALFORMED) {
             /* the complete record before the bad one comes first */

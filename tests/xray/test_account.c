@@ -1,6 +1,7 @@
 /* Latency accounting semantics on hand-built record streams: statistics
  * with known answers, sibling-call deduction, recursion-only counting,
- * failures, and threads that do not share a TSC floor. */
+ * failures, threads that do not share a TSC floor, and exact statistics
+ * when latencies spill to the temporary file. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,7 +95,7 @@ static void test_sibling_calls(void **state)
 {
     (void)state;
     for (int deduce = 0; deduce < 2; deduce++) {
-        tk_xray_account_options o = {deduce, 0};
+        tk_xray_account_options o = {deduce, 0, 0};
         tk_xray_account *a = tk_xray_account_new(&o);
         add(a, TK_XRAY_ENTER, 1, 100, 9);
         add(a, TK_XRAY_ENTER, 2, 110, 9);
@@ -127,7 +128,7 @@ static void test_sibling_calls(void **state)
 static void test_recursive_only(void **state)
 {
     (void)state;
-    tk_xray_account_options o = {0, 1};
+    tk_xray_account_options o = {0, 1, 0};
     tk_xray_account *a = tk_xray_account_new(&o);
     add(a, TK_XRAY_ENTER, 5, 0, 1); /* a plain call of 6 first */
     add(a, TK_XRAY_ENTER, 6, 1, 1);
@@ -195,6 +196,113 @@ static void test_sorting(void **state)
     tk_xray_account_free(a);
 }
 
+static uint64_t rng_state = 88172645463325252ULL;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Latency of call i of function f, from distributions that stress the
+ * selection: constant, few distinct values, narrow, wide (64-bit), and
+ * heavy ties at the quantiles. */
+static uint64_t latency(int f, uint64_t i)
+{
+    switch (f % 6) {
+    case 0: return 42;
+    case 1: return 1000 + rng() % 3;
+    case 2: return 5000 + rng() % 70000;
+    case 3: return rng() >> (rng() % 64);
+    case 4: return i % 10 < 8 ? 777 : rng() % 100000;
+    default: return i * 7 % 1000003;
+    }
+}
+
+/* Sorted reference statistics. */
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Many calls of 12 functions, accounted with a tiny memory limit (most
+ * latencies spill, some lists need histogram narrowing) and with the
+ * default: the same rows, equal to sorting each function's latencies. */
+static void test_spill_exact(void **state)
+{
+    (void)state;
+    enum { NF = 12 };
+    static const uint64_t calls[NF] = {1, 2, 15, 16, 17, 100, 5000, 20000,
+                                        60000, 100000, 150000, 3};
+    uint64_t *lat[NF];
+    for (int f = 0; f < NF; f++) {
+        lat[f] = malloc(calls[f] * sizeof *lat[f]);
+        assert_non_null(lat[f]);
+        for (uint64_t i = 0; i < calls[f]; i++)
+            lat[f][i] = latency(f, i);
+    }
+    tk_xray_account_row *rows[2];
+    size_t n[2];
+    for (int run = 0; run < 2; run++) {
+        tk_xray_account_options o = {0, 0, run == 0 ? 4096 : 0};
+        tk_xray_account *a = tk_xray_account_new(&o);
+        /* interleave the functions' calls on two threads */
+        uint64_t next[NF] = {0}, tsc = 1;
+        for (int left = 1; left;) {
+            left = 0;
+            for (int f = 0; f < NF; f++)
+                for (int b = 0; b < 7 && next[f] < calls[f]; b++, next[f]++) {
+                    left = 1;
+                    uint32_t tid = (uint32_t)(f & 1);
+                    assert_int_equal(add(a, TK_XRAY_ENTER, f, tsc, tid), 0);
+                    assert_int_equal(add(a, TK_XRAY_EXIT, f, tsc + lat[f][next[f]], tid), 0);
+                    tsc++;
+                }
+        }
+        if (run == 0)
+            assert_true(tk_xray_account_spilled(a) > 300000);
+        else
+            assert_int_equal(tk_xray_account_spilled(a), 0);
+        n[run] = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows[run]);
+        assert_int_equal(n[run], NF);
+        /* asking again sorts the same statistics again */
+        tk_xray_account_row *again;
+        assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 1, &again), NF);
+        for (int f = 0; f < NF; f++) {
+            const tk_xray_account_row *x = &again[NF - 1 - f], *y = &rows[run][f];
+            assert_int_equal(x->func_id, y->func_id);
+            assert_int_equal(x->count, y->count);
+            assert_int_equal(x->med, y->med);
+            assert_int_equal(x->p90, y->p90);
+            assert_int_equal(x->p99, y->p99);
+            assert_int_equal(x->sum, y->sum);
+        }
+        free(again);
+        tk_xray_account_free(a);
+    }
+    for (int f = 0; f < NF; f++) {
+        qsort(lat[f], calls[f], sizeof *lat[f], cmp_u64);
+        uint64_t c = calls[f], sum = 0;
+        for (uint64_t i = 0; i < c; i++)
+            sum += lat[f][i];
+        for (int run = 0; run < 2; run++) {
+            const tk_xray_account_row *r = row_of(rows[run], n[run], f);
+            assert_int_equal(r->count, c);
+            assert_int_equal(r->min, lat[f][0]);
+            assert_int_equal(r->max, lat[f][c - 1]);
+            assert_int_equal(r->sum, sum);
+            assert_int_equal(r->med, lat[f][c / 2]);
+            assert_int_equal(r->p90, lat[f][(uint64_t)((double)c * 0.9)]);
+            assert_int_equal(r->p99, lat[f][(uint64_t)((double)c * 0.99)]);
+        }
+        free(lat[f]);
+    }
+    free(rows[0]);
+    free(rows[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_recursive_only),
         cmocka_unit_test(test_failures_and_threads),
         cmocka_unit_test(test_sorting),
+        cmocka_unit_test(test_spill_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,8 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
         same "account $opts $t" account $opts "$trace" -- account $opts "$trace"
     done
     same "account csv $t" account --format csv "$trace" -- account -f csv "$trace"
+    # latencies spilled to the temporary file: still exact
+    same "account spilled $t" account --memory-limit 1K "$trace" -- account "$trace"
     # names and locations from the binary's instrumentation map
     same "account -m $t" account -m "$bin" "$trace" -- account -m "$bin" "$trace"
     same "account -m csv $t" account -m "$bin" --format csv "$trace" -- account -m "$bin" -f csv "$trace"
