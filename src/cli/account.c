@@ -99,17 +99,8 @@ static int extra(cli *c, int opt, const char *arg)
     case OPT_RECURSIVE:
         A.opt.recursive_calls_only = 1;
         return 1;
-    case OPT_MEMORY_LIMIT: {
-        unsigned long long v = strtoull(arg, &end, 10);
-        int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
-        if (*arg < '0' || *arg > '9' || (shift && end[1]) || (!shift && *end) || v == 0 ||
-            v > (UINT64_MAX >> shift)) {
-            cli_usage_error(c->command, "--memory-limit takes a size like 64M, not '%s'", arg);
-            return -1;
-        }
-        A.opt.memory_limit = (uint64_t)v << shift;
-        return 1;
-    }
+    case OPT_MEMORY_LIMIT:
+        return cli_parse_size(c->command, "--memory-limit", arg, &A.opt.memory_limit) ? -1 : 1;
     }
     return 0;
 }

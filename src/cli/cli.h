@@ -64,6 +64,10 @@ void cli_close(cli *c);
  * for err->status. */
 int cli_report(const char *file, const tk_error *err);
 /* Print "tracekit: COMMAND: message" and return EXIT_TROUBLE. */
+/* A size like 64M (K, M, G suffixes, nonzero) for `option`; on a bad value
+ * prints the usage error and returns -1. */
+int cli_parse_size(const char *command, const char *option, const char *arg, uint64_t *out);
+
 int cli_usage_error(const char *command, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

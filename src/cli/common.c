@@ -218,3 +218,17 @@ tk_xray_map *cli_load_map(cli *c, int *rc)
         tk_xray_map_set_demangle(m, 0);
     return m;
 }
+
+int cli_parse_size(const char *command, const char *option, const char *arg, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(arg, &end, 10);
+    int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (*arg < '0' || *arg > '9' || (shift && end[1]) || (!shift && *end) || v == 0 ||
+        v > (UINT64_MAX >> shift)) {
+        cli_usage_error(command, "%s takes a size like 64M, not '%s'", option, arg);
+        return -1;
+    }
+    *out = (uint64_t)v << shift;
+    return 0;
+}

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-enum { OPT_TO = OPT_FIRST_COMMAND_OPTION, OPT_OUT_ENDIAN, OPT_NO_SORT };
+enum { OPT_TO = OPT_FIRST_COMMAND_OPTION, OPT_OUT_ENDIAN, OPT_NO_SORT, OPT_MEMORY_LIMIT };
 
 static const char help[] =
     "usage: tracekit convert [OPTIONS] --to TARGET -o OUT FILE\n"
@@ -22,7 +22,9 @@ static const char help[] =
     "  chrome            Chrome Trace Event JSON (Perfetto, chrome://tracing)\n"
     "  folded            folded stacks with self time (flamegraph.pl, speedscope)\n"
     "  yaml              llvm-xray's YAML trace, sorted by TSC like llvm-xray convert\n"
-    "                    (--no-sort: file order, streaming)\n"
+    "                    in bounded memory (--memory-limit, default 64M; sorted\n"
+    "                    runs go to a temporary file in $TMPDIR); --no-sort: file\n"
+    "                    order\n"
     "\n"
     "options:\n"
     "  --to TARGET       output form (required)\n"
@@ -42,6 +44,14 @@ static int extra(cli *c, int opt, const char *arg)
         return 1;
     case OPT_NO_SORT:
         return cli_set(c, "sort", "0") == EXIT_OK ? 1 : -1;
+    case OPT_MEMORY_LIMIT: {
+        uint64_t v;
+        char buf[32];
+        if (cli_parse_size(c->command, "--memory-limit", arg, &v) != 0)
+            return -1;
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+        return cli_set(c, "memory-limit", buf) == EXIT_OK ? 1 : -1;
+    }
     case OPT_OUT_ENDIAN:
         if (strcmp(arg, "little") && strcmp(arg, "big")) {
             cli_usage_error(c->command, "--out-endian takes little or big, not '%s'", arg);
@@ -62,6 +72,7 @@ int cmd_convert(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"out-endian", required_argument, NULL, OPT_OUT_ENDIAN},
         {"no-sort", no_argument, NULL, OPT_NO_SORT},
+        {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
         {0}};
     cli c;
     const char *path = NULL;

@@ -7,6 +7,7 @@
 #include "core/bytes.h"
 #include "core/format_ops.h"
 #include "core/strbuf.h"
+#include "xray/sort.h"
 #include "xray/xray_int.h"
 
 #include <tracekit/xray_export.h>
@@ -299,92 +300,38 @@ static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
 }
 
 /* A record with its own copies of arguments and payload. */
-typedef struct held {
-    tk_xray_record rec;
-    uint64_t order; /* position in the file: keeps the sort stable */
-} held;
-
-static int cmp_tsc(const void *x, const void *y)
-{
-    const held *a = x, *b = y;
-    if (a->rec.tsc != b->rec.tsc)
-        return a->rec.tsc < b->rec.tsc ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
-}
-
-static void free_held(held *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free((void *)v[i].rec.args);
-        free((void *)v[i].rec.data);
-    }
-    free(v);
-}
-
 /* llvm-xray's YAML form. Like `llvm-xray convert` the records are sorted
- * by TSC (stable), which holds them in memory; with the option "sort" set
- * to "0" they stream in file order instead. */
+ * by TSC (stable), in bounded memory (sort.c: option "memory-limit"); with
+ * the option "sort" set to "0" they stream in file order instead. */
 static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
                             tk_error *err)
 {
     const char *sort = tk_options_get(o, "sort");
     int sorted = !(sort && strcmp(sort, "0") == 0);
+    uint64_t limit;
+    if (tk_options_get_u64(o, "memory-limit", 0, &limit, err) != TK_OK)
+        return err->status;
     tk_xray_map *map = tk_xr_open_map(o, err);
     if (!map && err->status != TK_OK)
         return err->status;
     tk_xray_yaml_writer *w = tk_xray_yaml_writer_new(out, tk_xray_reader_header(r), err);
     tk_status st = w ? TK_OK : err->status;
-    held *v = NULL;
-    size_t n = 0, cap = 0;
+    tk_xr_sorter *sorter = NULL;
+    if (st == TK_OK && sorted && !(sorter = tk_xr_sorter_new(limit)))
+        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     tk_xray_record rec;
     int rc = 0;
-    while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0) {
-        if (!sorted) {
-            st = tk_xray_yaml_write(w, &rec, map ? tk_xray_map_name(map, rec.func_id) : NULL,
-                                    err);
-            continue;
-        }
-        if (n == cap) {
-            size_t c = cap ? cap * 2 : 1024;
-            held *nv = realloc(v, c * sizeof *nv);
-            if (!nv) {
-                st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-                break;
-            }
-            v = nv;
-            cap = c;
-        }
-        held *h = &v[n];
-        h->rec = rec;
-        h->order = n;
-        h->rec.args = NULL;
-        h->rec.data = NULL;
-        n++;
-        if (rec.nargs) {
-            uint64_t *a = malloc(rec.nargs * sizeof *a);
-            if (a)
-                memcpy(a, rec.args, rec.nargs * sizeof *a);
-            h->rec.args = a;
-        }
-        if (rec.data_len) {
-            uint8_t *d = malloc(rec.data_len);
-            if (d)
-                memcpy(d, rec.data, rec.data_len);
-            h->rec.data = d;
-        }
-        if ((rec.nargs && !h->rec.args) || (rec.data_len && !h->rec.data))
-            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    }
+    while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0)
+        st = sorted ? tk_xr_sorter_add(sorter, &rec, err)
+                    : tk_xray_yaml_write(w, &rec,
+                                         map ? tk_xray_map_name(map, rec.func_id) : NULL, err);
     if (st == TK_OK && rc < 0)
         st = err->status;
-    if (st == TK_OK && sorted) {
-        if (n > 1)
-            qsort(v, n, sizeof *v, cmp_tsc);
-        for (size_t i = 0; i < n && st == TK_OK; i++)
-            st = tk_xray_yaml_write(w, &v[i].rec,
-                                    map ? tk_xray_map_name(map, v[i].rec.func_id) : NULL, err);
-    }
-    free_held(v, n);
+    while (st == TK_OK && sorted && (rc = tk_xr_sorter_next(sorter, &rec, err)) != 0)
+        st = rc < 0 ? err->status
+                    : tk_xray_yaml_write(w, &rec,
+                                         map ? tk_xray_map_name(map, rec.func_id) : NULL, err);
+    tk_xr_sorter_free(sorter);
     if (w) {
         tk_error tmp;
         tk_status fst = tk_xray_yaml_writer_free(w, &tmp);

@@ -65,6 +65,9 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
         same "stack $opts $t" stack $opts "$trace" -- stack $opts "$trace"
     done
     same "convert yaml $t" convert --to yaml -o - "$trace" -- convert -f yaml "$trace"
+    # sorted through runs in the temporary file: the same bytes
+    same "convert yaml spilled $t" convert --to yaml --memory-limit 1K -o - "$trace" \
+        -- convert -f yaml "$trace"
     same "convert yaml -m $t" convert --to yaml -m "$bin" -o - "$trace" \
         -- convert -f yaml -y -m "$bin" "$trace"
     same "stack -m $t" stack -m "$bin" "$trace" -- stack -m "$bin" "$trace"
