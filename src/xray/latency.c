@@ -316,7 +316,7 @@ static int select_narrowing(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3],
     narrow *w = calloc(1, sizeof *w);
     if (!w)
         return -1;
-    uint64_t collect = p->budget / 4 > 16 ? p->budget / 4 : 16;
+    uint64_t collect = p->budget / 8 > 16 ? p->budget / 8 : 16;
     for (int i = 0; i < 3; i++) {
         target *t = &w->t[i];
         t->k = k[i];
@@ -386,7 +386,9 @@ int tk_lat_select(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3], uint64_t 
 {
     if (l->n == 0)
         return -1;
-    if (!l->nruns || l->n <= p->budget)
+    /* gathering a list costs its size again: only small ones, so the peak
+     * stays near the budget (one chunk is selected in place) */
+    if ((!l->nruns && l->head == l->tail) || l->n <= p->budget / 8)
         return select_in_memory(p, l, k, out);
     return select_narrowing(p, l, k, min, max, out);
 }
