@@ -1,8 +1,9 @@
 /* Exact latency lists in bounded memory (see latency.h). */
 #include "xray/latency.h"
 
+#include "core/tempfile.h"
+
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,33 +56,8 @@ void tk_lat_list_free(tk_lat_pool *p, tk_lat_list *l)
 
 static int open_spill(tk_lat_pool *p)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/tracekit-latencies-XXXXXX",
-                     dir && *dir ? dir : "/tmp");
-    if (n < 0 || (size_t)n >= sizeof path)
-        return -1;
-    int fd = mkstemp(path);
-    if (fd < 0)
-        return -1;
-    unlink(path); /* gone when closed, whatever happens */
-    p->fd = fd;
-    return 0;
-}
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *b = buf;
-    while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        b += w;
-        n -= (size_t)w;
-    }
-    return 0;
+    p->fd = tk_tempfile_open("latencies");
+    return p->fd < 0 ? -1 : 0;
 }
 
 /* Write the list's chunk values to the spill file as one run and keep only
@@ -100,7 +76,7 @@ static int spill(tk_lat_pool *p, tk_lat_list *l)
     }
     uint64_t off = p->file_end, n = 0;
     for (tk_lat_chunk *c = l->head; c; c = c->next) {
-        if (write_all(p->fd, c->v, c->n * sizeof(uint64_t)) != 0) {
+        if (tk_write_all(p->fd, c->v, c->n * sizeof(uint64_t)) != 0) {
             /* the file may hold part of the run: forget it */
             if (lseek(p->fd, (off_t)off, SEEK_SET) < 0 || ftruncate(p->fd, (off_t)off) != 0) {
                 close(p->fd);

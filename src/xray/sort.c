@@ -2,6 +2,8 @@
  * runs in an unlinked temporary file, merged through a binary heap. */
 #include "xray/sort.h"
 
+#include "core/tempfile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,33 +122,10 @@ static int cmp_entry(const void *x, const void *y)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static int write_all(int fd, const uint8_t *b, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        b += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static tk_status open_file(tk_xr_sorter *s, tk_error *err)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/tracekit-sort-XXXXXX", dir && *dir ? dir : "/tmp");
-    if (n < 0 || (size_t)n >= sizeof path)
-        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                            "temporary file for sorting: $TMPDIR too long");
-    s->fd = mkstemp(path);
-    if (s->fd < 0)
-        return io_error(err, path);
-    unlink(path);
-    return TK_OK;
+    s->fd = tk_tempfile_open("sort");
+    return s->fd < 0 ? io_error(err, "create") : TK_OK;
 }
 
 /* Sort the held records and append them to the file as a run. */
@@ -187,7 +166,7 @@ static tk_status spill(tk_xr_sorter *s, tk_error *err)
                 p += take;
                 left -= take;
                 if (fill == IO_CHUNK) {
-                    if (write_all(s->fd, out, fill) != 0)
+                    if (tk_write_all(s->fd, out, fill) != 0)
                         st = io_error(err, "write");
                     s->file_end += fill;
                     fill = 0;
@@ -196,7 +175,7 @@ static tk_status spill(tk_xr_sorter *s, tk_error *err)
         }
     }
     if (st == TK_OK && fill) {
-        if (write_all(s->fd, out, fill) != 0)
+        if (tk_write_all(s->fd, out, fill) != 0)
             st = io_error(err, "write");
         s->file_end += fill;
     }
