@@ -16,6 +16,7 @@
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
 #include <tracekit/xray_stack.h>
+#include <tracekit/xray_graph.h>
 #include <tracekit/xray_export.h>
 #include <tracekit/xray_map.h>
 #include <tracekit/xray_yaml.h>

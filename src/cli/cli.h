@@ -93,6 +93,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_account(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 
 #endif
 

@@ -18,6 +18,7 @@ static const command commands[] = {
     {"report", cmd_report, "the format's main analysis: facts and top findings"},
     {"account", cmd_account, "XRay: per-function call counts and latencies"},
     {"stack", cmd_stack, "XRay: call stacks by time and count, flame graphs"},
+    {"graph", cmd_graph, "XRay: function call graph (DOT) with call statistics"},
 };
 
 static void usage(FILE *out)

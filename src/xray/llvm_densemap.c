@@ -16,13 +16,35 @@ void tk_densemap_free(tk_densemap *m)
     memset(m, 0, sizeof *m);
 }
 
+/* llvm::detail::combineHashValue (llvm/ADT/DenseMapInfo.h). */
+uint32_t tk_densemap_pair_hash(uint32_t first, uint32_t second)
+{
+    uint64_t key = (uint64_t)(first * 37u) << 32 | (uint64_t)(second * 37u);
+    key += ~(key << 32);
+    key ^= (key >> 22);
+    key += ~(key << 13);
+    key ^= (key >> 8);
+    key += (key << 3);
+    key ^= (key >> 15);
+    key += ~(key << 27);
+    key ^= (key >> 31);
+    return (uint32_t)key;
+}
+
+static uint32_t hash_of(const tk_densemap *m, uint64_t key)
+{
+    if (m->pairs)
+        return tk_densemap_pair_hash((uint32_t)(key >> 32), (uint32_t)key);
+    return (uint32_t)key * 37u;
+}
+
 /* The bucket holding `key`, or where it would go; -1 without buckets. */
-static long lookup(const tk_densemap *m, uint32_t key, int *found)
+static long lookup(const tk_densemap *m, uint64_t key, int *found)
 {
     *found = 0;
     if (!m->nbuckets)
         return -1;
-    size_t mask = m->nbuckets - 1, b = (key * 37u) & mask, probe = 1;
+    size_t mask = m->nbuckets - 1, b = hash_of(m, key) & mask, probe = 1;
     long tomb = -1;
     for (;;) {
         if (m->state[b] == FULL && m->keys[b] == key) {
@@ -42,7 +64,7 @@ static void grow(tk_densemap *m, size_t at_least)
     size_t n = 64;
     while (n < at_least)
         n *= 2;
-    uint32_t *keys = calloc(n, sizeof *keys);
+    uint64_t *keys = calloc(n, sizeof *keys);
     unsigned char *state = calloc(n, 1);
     if (!keys || !state) {
         free(keys);
@@ -67,7 +89,7 @@ static void grow(tk_densemap *m, size_t at_least)
     free(old.state);
 }
 
-void tk_densemap_insert(tk_densemap *m, uint32_t key)
+static void insert(tk_densemap *m, uint64_t key)
 {
     int found;
     long b = lookup(m, key, &found);
@@ -88,6 +110,8 @@ void tk_densemap_insert(tk_densemap *m, uint32_t key)
     m->entries++;
 }
 
+void tk_densemap_insert(tk_densemap *m, uint32_t key) { insert(m, key); }
+
 void tk_densemap_erase(tk_densemap *m, uint32_t key)
 {
     int found;
@@ -107,6 +131,30 @@ int tk_densemap_contains(const tk_densemap *m, uint32_t key)
 }
 
 size_t tk_densemap_keys(const tk_densemap *m, uint32_t *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nbuckets; i++)
+        if (m->state[i] == FULL)
+            out[n++] = (uint32_t)m->keys[i];
+    return n;
+}
+
+void tk_densemap_pair_insert(tk_densemap *m, uint32_t first, uint32_t second)
+{
+    m->pairs = 1;
+    insert(m, (uint64_t)first << 32 | second);
+}
+
+int tk_densemap_pair_contains(const tk_densemap *m, uint32_t first, uint32_t second)
+{
+    if (!m->pairs && m->nbuckets)
+        return 0;
+    int found;
+    lookup(m, (uint64_t)first << 32 | second, &found);
+    return found;
+}
+
+size_t tk_densemap_pair_keys(const tk_densemap *m, uint64_t *out)
 {
     size_t n = 0;
     for (size_t i = 0; i < m->nbuckets; i++)

@@ -1,0 +1,118 @@
+/* tracekit — function call graphs of XRay traces (what `llvm-xray graph`
+ * computes), with per-edge and per-function latency statistics, printed as
+ * llvm-xray's DOT graph byte for byte. */
+#ifndef TRACEKIT_XRAY_GRAPH_H
+#define TRACEKIT_XRAY_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <tracekit/xray.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The graph has a vertex per function entered and an edge caller -> callee
+ * per pair seen, where calls made with an empty stack hang off the virtual
+ * root, function id 0 ("F0", never printed as a vertex). */
+typedef struct tk_xray_graph tk_xray_graph;
+
+typedef struct tk_xray_graph_options {
+    int deduce_sibling_calls; /* an exit matching a frame deeper in the stack
+                                 closes every frame above it too (each gets
+                                 an edge and a duration up to this exit) */
+} tk_xray_graph_options;
+
+/* Why a record could not be added (llvm-xray's messages). */
+typedef enum tk_xray_graph_failure {
+    TK_XRAY_GRAPH_OK = 0,
+    TK_XRAY_GRAPH_NO_MATCHING_ENTRY, /* "No matching ENTRY record": an exit
+                                        with an empty stack or of a function
+                                        not on top */
+    TK_XRAY_GRAPH_NOT_IN_STACK       /* "No matching Entry record in stack":
+                                        deducing sibling calls, the function
+                                        is nowhere in the stack */
+} tk_xray_graph_failure;
+
+tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o);
+void tk_xray_graph_free(tk_xray_graph *g);
+
+/* Feed one record (events are ignored). Returns TK_XRAY_GRAPH_OK, a
+ * failure (the record is skipped, state unchanged: llvm-xray -k), or -1
+ * when out of memory. The records of each thread are taken in the order
+ * given; threads are independent. Across threads, llvm-xray's order (all
+ * records sorted by TSC) is reconstructed, so outputs match it exactly when
+ * each thread's TSCs never decrease. Not after tk_xray_graph_finish. */
+int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *rec);
+
+/* Open calls of thread `tid`, outermost first: fills up to `cap` ids and
+ * returns the depth (for error reports). */
+size_t tk_xray_graph_stack(const tk_xray_graph *g, uint32_t tid, int32_t *funcs,
+                           size_t cap);
+
+const char *tk_xray_graph_failure_text(tk_xray_graph_failure f);
+
+/* Compute the statistics after the last record; times are divided by
+ * `cycle_frequency` (seconds) unless it is 0 (TSC ticks stay). Returns
+ * TK_OK (later calls do nothing) or TK_ENOMEM (the graph is unusable then:
+ * adding returns -1, finishing and printing TK_ENOMEM). */
+tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency);
+
+/* Statistics of a set of call durations: an edge's calls, or a function's
+ * calls from all its callers. med, p90 and p99 are elements count/2,
+ * count*9/10 and count*99/100 of the sorted durations. Like llvm-xray, min
+ * is kept with 0 meaning "none yet": a call of duration 0 is forgotten by
+ * the next call (the minimum of the durations after the last zero, or 0 if
+ * the last call took 0). A function that was entered but never returned has
+ * count 0 and zeros. */
+typedef struct tk_xray_graph_stats {
+    uint64_t count;
+    double min, med, p90, p99, max, sum;
+} tk_xray_graph_stats;
+
+/* After tk_xray_graph_finish, in llvm-xray's (hash) order. Vertices
+ * exclude the root; edges from the root have from = 0. Out-of-range
+ * indices return -1. */
+size_t tk_xray_graph_vertices(const tk_xray_graph *g);
+int tk_xray_graph_vertex(const tk_xray_graph *g, size_t i, int32_t *func_id,
+                         tk_xray_graph_stats *stats);
+size_t tk_xray_graph_edges(const tk_xray_graph *g);
+int tk_xray_graph_edge(const tk_xray_graph *g, size_t i, int32_t *from, int32_t *to,
+                       tk_xray_graph_stats *stats);
+
+/* What labels or colours show (llvm-xray's -e, -v, -c, -b values). */
+typedef enum tk_xray_graph_stat {
+    TK_XRAY_GRAPH_NONE, TK_XRAY_GRAPH_COUNT, TK_XRAY_GRAPH_MIN, TK_XRAY_GRAPH_MED,
+    TK_XRAY_GRAPH_P90, TK_XRAY_GRAPH_P99, TK_XRAY_GRAPH_MAX, TK_XRAY_GRAPH_SUM
+} tk_xray_graph_stat;
+
+/* "none", "count", "min", "med", "90p", "99p", "max", "sum": 0 and *stat
+ * set, or -1 for anything else. */
+int tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat);
+
+typedef struct tk_xray_graph_print_options {
+    tk_xray_graph_stat edge_label, edge_color, vertex_label, vertex_color;
+    /* Name of a function id (NULL: "#<id>"). */
+    const char *(*name)(void *ctx, int32_t func_id);
+    void *name_ctx;
+} tk_xray_graph_print_options;
+
+/* llvm-xray graph's DOT output: edges then vertices in hash order; labels
+ * are counts or %e values; names cut to 40 bytes + "..." and &, <, >
+ * escaped; colours from the OrRd scheme at sqrt(value / largest value).
+ * (Where llvm-xray divides 0 by 0 — colouring by a statistic that is 0
+ * everywhere — and crashes, the lightest colour is used.) Finishes the
+ * graph first if needed (with frequency 0). Returns TK_EIO if writing
+ * failed, TK_ENOMEM, else TK_OK. */
+tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
+                                  const tk_xray_graph_print_options *o);
+
+/* The colour llvm-xray's OrRd scheme gives `point` in [0, 1] (clamped; NaN
+ * counts as 0), as "#RRGGBB" into buf[8]. */
+void tk_xray_graph_color(double point, char buf[8]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
