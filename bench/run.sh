@@ -16,6 +16,7 @@
 #
 # Environment: BENCH_DIR (work dir, default bench/out, git-ignored),
 # BENCH_SIZE, BENCH_RUNS, BENCH_TARGET_GBPS, BENCH_FORMATS (default: all),
+# BENCH_CASEMATE_SIZE, BENCH_CASEMATE_TARGET_MEPS (see bench_casemate),
 # BENCH_XRAY_BASIC_SIZE, BENCH_XRAY_CMP_SIZE, BENCH_XRAY_LLVM_RUNS (see
 # bench_xray),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
@@ -25,7 +26,7 @@
 # verdict: see bench_cacheray) and add <format> to all_formats.
 set -eu
 
-all_formats="cacheray xray"
+all_formats="cacheray xray casemate"
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -449,6 +450,78 @@ bench_xray() {
     echo
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half" "$basic" "$cmpf" "$cmpb"
+    fi
+}
+
+# --------------------------------------------------------------- casemate
+#
+# A log from tk-gen-casemate (bench/gen_casemate.c) of BENCH_CASEMATE_SIZE
+# (default 256M, about 2.5 M events: break-before-make cycles on 4-level
+# stage-2 trees, 4 threads, 3 roots, canonical keyword form) and one half
+# that size, plus the same events in the compact form. Measured: tracekit
+# validate (the parser: what the break-before-make checker will read with),
+# info, dump --json and convert --to casemate-compact. Target: validate at
+# least BENCH_CASEMATE_TARGET_MEPS (default 10) million events/s on one core,
+# twice the checker's 5 M events/s, and flat memory (peak RSS on the full
+# log at most 1.25x that on the half).
+
+bench_casemate() {
+    gen=$build/tk-gen-casemate
+    [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
+    cm_size=${BENCH_CASEMATE_SIZE:-256M}
+    cm_target=${BENCH_CASEMATE_TARGET_MEPS:-10}
+    full_bytes=$(bytes_of "$cm_size")
+    full=$work/casemate-$cm_size.log
+    half=$work/casemate-half-$cm_size.log
+    compact=$work/casemate-compact-$cm_size.log
+    echo "== casemate"
+    ensure_trace "$full" "$full_bytes" "$gen"
+    ensure_trace "$half" "$((full_bytes / 2))" "$gen"
+    ensure_trace "$compact" "$((full_bytes * 2 / 3))" "$gen" --style compact
+    bytes=$(file_size "$full")
+    hbytes=$(file_size "$half")
+    cbytes=$(file_size "$compact")
+    records=$("$tk" info --json "$full" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+    crecords=$("$tk" info --json "$compact" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+    "$tk" validate -q "$full" >/dev/null ||
+        { echo "bench: the generated log does not validate" >&2; exit 1; }
+    cat "$full" "$half" "$compact" >/dev/null # warm the page cache
+
+    measure cat cat "$full"
+    measure validate "$tk" validate "$full"
+    measure info "$tk" info "$full"
+    measure dump "$tk" dump --json "$full"
+    measure convert "$tk" convert --to casemate-compact -o - "$full"
+    measure half "$tk" validate "$half"
+    measure compact "$tk" validate "$compact"
+
+    echo
+    echo "casemate: $(human "$bytes") ($bytes bytes), $records events, keyword form;" \
+         "best of $runs, warm cache${pin:+, $pin}"
+    header
+    row "cat FILE >/dev/null" "$bytes" - "$t_cat" "$rss_cat" "$t_cat"
+    row "tracekit validate" "$bytes" "$records" "$t_validate" "$rss_validate" "$t_cat"
+    row "tracekit info" "$bytes" "$records" "$t_info" "$rss_info" "$t_cat"
+    row "tracekit dump --json >/dev/null" "$bytes" "$records" "$t_dump" "$rss_dump" "$t_cat"
+    row "tracekit convert --to compact" "$bytes" "$records" "$t_convert" "$rss_convert" "$t_cat"
+    row "tracekit validate ($(human "$hbytes") file)" "$hbytes" - "$t_half" "$rss_half" "$t_cat"
+    row "tracekit validate (compact form)" "$cbytes" "$crecords" "$t_compact" "$rss_compact" "$t_cat"
+    echo
+    meps=$(awk -v n="$records" -v t="$t_validate" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+    fast=$(awk -v m="$meps" -v t="$cm_target" 'BEGIN { print (m >= t) ? 1 : 0 }')
+    ratio=$(awk -v a="$rss_validate" -v b="$rss_half" 'BEGIN { printf "%.2f", a / b }')
+    flat=$(awk -v r="$ratio" -v f="$flat_ratio" 'BEGIN { print (r <= f) ? 1 : 0 }')
+    if [ "$fast" = 1 ] && [ "$flat" = 1 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word casemate: validate $meps M events/s ($(gbps "$bytes" "$t_validate") GB/s)"
+    line="$line $([ "$fast" = 1 ] && echo '>=' || echo '<') $cm_target M events/s on one core;"
+    line="$line memory $([ "$flat" = 1 ] && echo flat || echo 'NOT flat'): peak RSS"
+    line="$line $(awk -v a="$rss_validate" 'BEGIN { printf "%.1f", a / 1024 }') MiB, x$ratio for 2x the input (limit x$flat_ratio)"
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
+    if [ "${BENCH_CLEAN:-0}" = 1 ]; then
+        rm -f "$full" "$half" "$compact"
     fi
 }
 

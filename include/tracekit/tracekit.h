@@ -13,6 +13,7 @@
 #include <tracekit/output.h>
 #include <tracekit/format.h>
 #include <tracekit/cacheray.h>
+#include <tracekit/casemate.h>
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
 #include <tracekit/xray_stack.h>

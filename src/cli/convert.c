@@ -16,6 +16,8 @@ static const char help[] =
     "\n"
     "targets:\n"
     "  cacheray          Cacheray binary (with --out-endian to switch byte order)\n"
+    "  casemate          casemate log, canonical keyword form\n"
+    "  casemate-compact  casemate log, positional form (casemate-check -c)\n"
     "  jsonl             JSON Lines, one object per record (as dump --json)\n"
     "  xray-basic        XRay basic mode v3 (events are dropped)\n"
     "  xray-fdr          XRay FDR v5\n"

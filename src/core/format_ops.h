@@ -28,5 +28,6 @@ struct tk_format {
 /* Each format defines one of these in src/<format>/format.c. */
 extern const struct tk_format tk_fmt_cacheray;
 extern const struct tk_format tk_fmt_xray;
+extern const struct tk_format tk_fmt_casemate;
 
 #endif

@@ -6,6 +6,7 @@
 static const struct tk_format *const formats[] = {
     &tk_fmt_xray,
     &tk_fmt_cacheray,
+    &tk_fmt_casemate,
 };
 
 #define NFORMATS (sizeof formats / sizeof formats[0])

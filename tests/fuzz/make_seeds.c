@@ -932,6 +932,166 @@ static void seeds_xray(buf *b)
     }
 }
 
+/* ------------------------------------------------------------ casemate */
+
+/* Text seeds: every record kind in both writer forms, the other spellings
+ * (src third, upper case, msr, (thread N), (addr A) (level L), integer or
+ * missing src), blanks, comments, CRLF, the '!' line, one of each syntax
+ * error, and a longer random log. */
+
+static void text(buf *b, const char *s) { put(b, s, strlen(s)); }
+
+static void cm_one(const char *name, const char *s)
+{
+    static buf b1;
+    text(&b1, s);
+    emit(name, &b1);
+}
+
+static const char *const cm_kinds[] = {"mem-write", "mem-read", "mem-init", "mem-free",
+                                       "mem-set", "sysreg-write", "barrier", "tlbi",
+                                       "hint", "lock", "trylock", "unlock"};
+static const char *const cm_tlbis[] = {"vmalls12e1", "vmalls12e1is", "vmalle1is", "alle1",
+                                       "alle1is", "vmalle1", "alle2", "alle2is", "vale2is",
+                                       "vae2is", "ipas2e1is", "vae2"};
+static const char *const cm_sysregs[] = {"vttbr_el2", "ttbr0_el2", "vtcr_el2", "hcr_el2",
+                                         "tcr_el2", "sctlr_el2", "mair_el2"};
+static const char *const cm_hints[] = {"set_root_lock", "set_owner_root", "release_table",
+                                       "set_pte_thread_owner"};
+static const char *const cm_dsbs[] = {"nsh", "ish", "ishst", "sy"};
+
+/* One record of kind k in keyword (kw) or compact form; the variant v
+ * picks among the operations of the kind. */
+static void cm_record(buf *b, unsigned k, int kw, unsigned v, unsigned long long id)
+{
+    char line[512];
+    unsigned long long a = 0xaaaaaf200000ULL + 0x1000ULL * (v % 7), x = 0xaaaaaf201003ULL + v;
+    const char *src = "examples/tests/seed.c:12";
+#define ID kw ? "(%s (id %llu) (tid %u)" : "(%s %llu %u"
+    int n = snprintf(line, sizeof line, ID, cm_kinds[k], id, v % 4);
+    switch (k) {
+    case 0:
+        n += snprintf(line + n, sizeof line - n, kw ? " (mem-order %s) (address 0x%llx) (value 0x%llx)"
+                                                    : " %s %llx %llx", v % 2 ? "release" : "plain", a, x);
+        break;
+    case 1:
+        n += snprintf(line + n, sizeof line - n, kw ? " (address 0x%llx) (value 0x%llx)" : " %llx %llx", a, x);
+        break;
+    case 2:
+    case 3:
+        n += snprintf(line + n, sizeof line - n, kw ? " (address 0x%llx) (size 0x1000)" : " %llx 1000", a);
+        break;
+    case 4:
+        n += snprintf(line + n, sizeof line - n, kw ? " (address 0x%llx) (size 0x40) (value 0x%x)" : " %llx 40 %x",
+                      a, v);
+        break;
+    case 5:
+        n += snprintf(line + n, sizeof line - n, kw ? " (sysreg %s) (value 0x%llx)" : " %s %llx",
+                      cm_sysregs[v % 7], a);
+        break;
+    case 6:
+        if (v % 5 == 4)
+            n += snprintf(line + n, sizeof line - n, " isb");
+        else
+            n += snprintf(line + n, sizeof line - n, kw ? " dsb (kind %s)" : " dsb %s", cm_dsbs[v % 5]);
+        break;
+    case 7:
+        n += snprintf(line + n, sizeof line - n, " %s", cm_tlbis[v % 12]);
+        if (v % 12 >= 8)
+            n += snprintf(line + n, sizeof line - n, kw ? " (value 0x%llx)" : " %llx", a >> 12);
+        break;
+    case 8:
+        n += snprintf(line + n, sizeof line - n, kw ? " (kind %s) (location 0x%llx) (value 0x%llx)"
+                                                    : " %s %llx %llx", cm_hints[v % 4], a, x);
+        break;
+    default:
+        n += snprintf(line + n, sizeof line - n, kw ? " (address 0x%llx)" : " %llx", a + 0x2000);
+        break;
+    }
+#undef ID
+    snprintf(line + n, sizeof line - n, kw ? " (src \"%s\"))\n" : " \"%s\")\n", src);
+    text(b, line);
+}
+
+static void seeds_casemate(buf *b)
+{
+    char name[64];
+    /* every kind, each form */
+    for (unsigned k = 0; k < 12; k++)
+        for (int kw = 0; kw < 2; kw++) {
+            for (unsigned v = 0; v < (k == 7 ? 12u : k == 5 ? 7u : 5u); v++)
+                cm_record(b, k, kw, v, v);
+            snprintf(name, sizeof name, "%s-%s", kw ? "keyword" : "compact", cm_kinds[k]);
+            emit(name, b);
+        }
+    /* a BBM cycle ending in the expected line */
+    static const unsigned cycle[] = {2, 2, 8, 0, 5, 9, 0, 6, 7, 6, 0, 11};
+    for (int kw = 0; kw < 2; kw++) {
+        for (unsigned i = 0; i < sizeof cycle / sizeof cycle[0]; i++)
+            cm_record(b, cycle[i], kw, i, i);
+        text(b, "! BBM invalid unclean->valid\n");
+        emit(kw ? "keyword-expected" : "compact-expected", b);
+    }
+    /* the other spellings */
+    cm_one("spec-positional", "(mem-write 1 1 \"src\" release 42 93)\n(lock 2 1 \"src\" 42)\n"
+                              "(msr 3 1 \"src\" TTBR_EL2 93)\n(barrier 4 1 \"src\" DSB ISH)\n"
+                              "(hint 5 1 \"src\" SET_PTE_THREAD_OWNER 42 93)\n");
+    cm_one("spec-keyword", "(mem-init\n  (id 0)\n  (tid 0)\n  (address 0xaaaaaf200000)\n  (size 0x1000)\n"
+                           "  (src \"t.c:29\"))\n(barrier\n  (id 9)\n  (thread 0)\n  dsb (kind ish)\n"
+                           "  (src \"t.c:43\"))\n(msr (id 6) (tid 0) (sysreg vttbr_el2) (value 0x1))\n");
+    cm_one("mixed", "(mem-write 12 (tid 3) plain (address 0x10) 20 17)\n"
+                    "(mem-write (id 13) 3 (src 5) (mem-order RELEASE) 10 (value 0x20))\n"
+                    "(UNLOCK (ID 14) (THREAD 9) (ADDRESS 0XABCDEF))\n(lock 0x10 0x10 16)\n");
+    cm_one("tlbi-addr-level", "(tlbi 1 0 vae2 (addr 1000) (level 3))\n(tlbi (id 2) (tid 0) ipas2e1is "
+                              "(addr 0x8000) 2 (src \"x\"))\n(tlbi 3 0 vale2is (value 5) 9)\n");
+    cm_one("numbers", "(mem-read 18446744073709551615 18446744073709551615 ffffffffffffffff 0)\n"
+                      "(mem-read 000000000000000000000007 0 0x000000000000000000000001 0X0)\n");
+    cm_one("blanks", "\xEF\xBB\xBF; comment\r\n\r\n(lock\t(id 1)\r\n  (tid 0) ; inside\r\n"
+                     "  (address\t0x10) \"s\"\r\n)(unlock 2 0 10)\r\n\f\v ;; last");
+    cm_one("strings", "(lock 1 0 1 \"a (b) ; c\n d\")\n(lock 2 0 1 \"\")\n(lock 3 0 1 \"\" )\n");
+    cm_one("expected-only", "! duplicate (VM/AS)ID\n(never read\n");
+    cm_one("expected-trailing", "(lock 1 0 1) ! on the same line  \r\n");
+    cm_one("comments-only", "; nothing\n;but comments");
+    cm_one("empty", "");
+    cm_one("warnings", "(lock 5 0 1)\n(unlock 5 0 1)\n(mem-set 6 0 1004 10 0)\n(lock 7 0 1)\n");
+    /* one of each error */
+    static const char *const bad[] = {
+        "x", "(lock 1 0 1)\n  )", "(foo 1 0)", "( )", "(", "(lock x 0 1)", "(lock -1 0 1)",
+        "(lock 18446744073709551616 0 1)", "(lock (id 1 (tid 0) 1)", "(lock (idx 1) 0 1)",
+        "(lock ( ) 0 1)", "(mem-write 1 0 plain 10 zz \"s\")", "(mem-write 1 0 relaxed 10 20)",
+        "(lock 1 0 0x)", "(lock 1 0 10000000000000000)", "(lock 1 0 10 \"s\" 3)",
+        "(lock 1 0 10 x)", "(lock 1 0 10 (value 3))", "(lock 1 0 10 \"s",
+        "(lock 1 0 10", "(sysreg-write 1 0 ttbr1_el2 5)", "(barrier 1 0 dmb ish)",
+        "(barrier 1 0 dsb osh)", "(tlbi 1 0 vae1is 5)", "(tlbi 1 0 vae2is)",
+        "(tlbi 1 0 vae2is (level 3))", "(tlbi 1 0 vmalle1is 5 6)", "(hint 1 0 set_lock 1 2)",
+        "(lock 1 0 1 \x01\xff'\\abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz)",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(name, sizeof name, "bad-%02zu", i);
+        cm_one(name, bad[i]);
+    }
+    /* many threads; a long src; a random mix */
+    for (unsigned t = 0; t < 300; t++) {
+        char line[128];
+        snprintf(line, sizeof line, "(lock (id %u) (tid %u) (address %x))\n", t, t * 7919u, t);
+        text(b, line);
+    }
+    emit("many-threads", b);
+    text(b, "(unlock 1 0 10 \"");
+    for (int i = 0; i < 70000; i++)
+        u8(b, 'a' + i % 26);
+    text(b, "\")\n(lock 2 0 10)\n");
+    emit("long-src", b);
+    unsigned long long id = 0;
+    while (b->len < 6000) {
+        uint64_t r = rnd();
+        cm_record(b, (unsigned)(r % 12), (int)(r >> 8) % 2, (unsigned)(r >> 16) % 12, id++);
+        if ((r >> 40) % 8 == 0)
+            text(b, (r >> 44) % 2 ? "; a comment\r\n" : "\n");
+    }
+    emit("mix-6k", b);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static const struct {
@@ -939,6 +1099,7 @@ static const struct {
     void (*generate)(buf *);
 } formats[] = {
     {"cacheray", seeds_cacheray},
+    {"casemate", seeds_casemate},
     {"sink", seeds_sink},
     {"xray", seeds_xray},
 };

@@ -1,0 +1,276 @@
+/* casemate answers to the common commands: probe, dump, validate, convert. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "casemate/casemate_int.h"
+#include "core/format_ops.h"
+
+/* ---------------------------------------------------------------- dump */
+
+void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
+                       uint64_t line, uint64_t col)
+{
+    int json = tk_sink_get_style(s) == TK_SINK_JSON;
+    tk_sink_record_begin(s);
+    tk_sink_u64(s, "i", index, TK_SINK_BARE);
+    if (json) {
+        tk_sink_u64(s, "line", line, 0);
+        tk_sink_u64(s, "col", col, 0);
+    } else {
+        char at[48];
+        snprintf(at, sizeof at, "%llu:%llu", (unsigned long long)line,
+                 (unsigned long long)col);
+        tk_sink_cstr(s, "at", at, TK_SINK_BARE);
+    }
+    tk_sink_cstr(s, "kind", tk_casemate_kind_name(r->kind), TK_SINK_BARE);
+    tk_sink_u64(s, "id", r->id, 0);
+    tk_sink_u64(s, "tid", r->tid, 0);
+    switch (r->kind) {
+    case TK_CM_MEM_WRITE:
+        tk_sink_cstr(s, "mem_order", tk_casemate_mem_order_name(r->mem_order), 0);
+        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
+        break;
+    case TK_CM_MEM_READ:
+        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
+        break;
+    case TK_CM_MEM_INIT:
+    case TK_CM_MEM_FREE:
+        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "size", r->size, TK_SINK_HEX);
+        break;
+    case TK_CM_MEM_SET:
+        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "size", r->size, TK_SINK_HEX);
+        tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
+        break;
+    case TK_CM_SYSREG_WRITE:
+        tk_sink_cstr(s, "sysreg", tk_casemate_sysreg_name(r->sysreg), 0);
+        tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
+        break;
+    case TK_CM_BARRIER:
+        if (r->barrier == TK_CM_ISB) {
+            tk_sink_cstr(s, "barrier", "isb", 0);
+        } else {
+            tk_sink_cstr(s, "barrier", "dsb", 0);
+            tk_sink_cstr(s, "domain", tk_casemate_barrier_name(r->barrier) + 4, 0);
+        }
+        break;
+    case TK_CM_TLBI:
+        tk_sink_cstr(s, "tlbi", tk_casemate_tlbi_name(r->tlbi), 0);
+        if (r->tlbi_operand == TK_CM_OPERAND_VALUE) {
+            tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
+        } else if (r->tlbi_operand == TK_CM_OPERAND_ADDR_LEVEL) {
+            tk_sink_u64(s, "addr", r->address, TK_SINK_HEX);
+            tk_sink_u64(s, "level", r->level, 0);
+        }
+        break;
+    case TK_CM_HINT:
+        tk_sink_cstr(s, "hint", tk_casemate_hint_name(r->hint), 0);
+        tk_sink_u64(s, "location", r->location, TK_SINK_HEX);
+        tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
+        break;
+    case TK_CM_LOCK:
+    case TK_CM_TRYLOCK:
+    case TK_CM_UNLOCK:
+        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        break;
+    default:
+        break;
+    }
+    if (r->src_kind == TK_CM_SRC_STRING)
+        tk_sink_str(s, "src", r->src, r->src_len, 0);
+    else if (r->src_kind == TK_CM_SRC_INT)
+        tk_sink_u64(s, "src", r->src_int, 0);
+    tk_sink_record_end(s);
+}
+
+static tk_status open_reader(tk_input *in, tk_casemate_reader **r, tk_error *err)
+{
+    *r = tk_casemate_reader_new(in, err);
+    return *r ? TK_OK : err->status;
+}
+
+static tk_status cm_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+{
+    uint64_t skip, limit;
+    if (tk_options_get_u64(o, "skip", 0, &skip, err) != TK_OK ||
+        tk_options_get_u64(o, "limit", UINT64_MAX, &limit, err) != TK_OK)
+        return err->status;
+    tk_casemate_reader *r;
+    if (open_reader(in, &r, err) != TK_OK)
+        return err->status;
+    tk_casemate_record rec;
+    int rc = 0;
+    uint64_t shown = 0;
+    while (shown < limit && (rc = tk_casemate_next(r, &rec, err)) > 0) {
+        uint64_t i = tk_casemate_reader_index(r);
+        if (i < skip)
+            continue;
+        tk_cm_sink_record(s, &rec, i, tk_casemate_reader_line(r), tk_casemate_reader_col(r));
+        shown++;
+    }
+    tk_casemate_reader_free(r);
+    return shown < limit && rc < 0 ? err->status : TK_OK;
+}
+
+/* ------------------------------------------------------------ validate */
+
+tk_cm_warning tk_cm_check(const tk_casemate_record *rec, int first, uint64_t prev_id)
+{
+    if (!first && rec->id <= prev_id)
+        return TK_CMW_ID_ORDER;
+    if (rec->kind == TK_CM_MEM_SET && ((rec->address | rec->size) & 7))
+        return TK_CMW_MEMSET_ALIGN;
+    return TK_CMW_NONE;
+}
+
+const char *tk_cm_warning_code(tk_cm_warning w)
+{
+    return w == TK_CMW_ID_ORDER ? "id-order" : w == TK_CMW_MEMSET_ALIGN ? "mem-set-unaligned" : "";
+}
+
+const char *tk_cm_warning_message(tk_cm_warning w)
+{
+    return w == TK_CMW_ID_ORDER ? "id not greater than the previous record's"
+           : w == TK_CMW_MEMSET_ALIGN ? "mem-set address or size not a multiple of 8"
+           : "";
+}
+
+static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
+                             uint64_t *nwarnings, tk_error *err)
+{
+    (void)o;
+    tk_casemate_reader *r;
+    if (open_reader(in, &r, err) != TK_OK)
+        return err->status;
+    tk_casemate_record rec;
+    int rc, first = 1;
+    uint64_t prev = 0;
+    while ((rc = tk_casemate_next(r, &rec, err)) > 0) {
+        tk_cm_warning w = tk_cm_check(&rec, first, prev);
+        first = 0;
+        prev = rec.id;
+        if (!w)
+            continue;
+        ++*nwarnings;
+        if (!s)
+            continue;
+        tk_sink_record_begin(s);
+        tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
+        tk_sink_u64(s, "i", tk_casemate_reader_index(r), 0);
+        tk_sink_u64(s, "line", tk_casemate_reader_line(r), 0);
+        tk_sink_cstr(s, "code", tk_cm_warning_code(w), 0);
+        tk_sink_u64(s, "id", rec.id, 0);
+        tk_sink_cstr(s, "message", tk_cm_warning_message(w), 0);
+        tk_sink_record_end(s);
+    }
+    tk_status st = rc < 0 ? err->status : TK_OK;
+    tk_casemate_reader_free(r);
+    return st;
+}
+
+/* ------------------------------------------------------------- convert */
+
+static const char *const cm_targets[] = {"casemate", "casemate-compact", "jsonl", NULL};
+
+static tk_status cm_convert(tk_input *in, const tk_options *o, const char *target,
+                            FILE *out, tk_error *err)
+{
+    (void)o;
+    tk_casemate_reader *r;
+    if (open_reader(in, &r, err) != TK_OK)
+        return err->status;
+    tk_casemate_record rec;
+    tk_status st = TK_OK;
+    int rc = 0;
+    if (strcmp(target, "jsonl") == 0) {
+        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        if (!s) {
+            tk_casemate_reader_free(r);
+            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        }
+        while ((rc = tk_casemate_next(r, &rec, err)) > 0)
+            tk_cm_sink_record(s, &rec, tk_casemate_reader_index(r),
+                              tk_casemate_reader_line(r), tk_casemate_reader_col(r));
+        st = rc < 0 ? err->status : tk_sink_finish(s, err);
+        tk_sink_free(s);
+    } else {
+        tk_casemate_style style = strcmp(target, "casemate") == 0 ? TK_CM_KEYWORD : TK_CM_COMPACT;
+        tk_casemate_writer *w = tk_casemate_writer_new(out, style, err);
+        if (!w) {
+            tk_casemate_reader_free(r);
+            return err->status;
+        }
+        while (st == TK_OK && (rc = tk_casemate_next(r, &rec, err)) > 0)
+            st = tk_casemate_write(w, &rec, err);
+        if (st == TK_OK && rc < 0)
+            st = err->status;
+        size_t len;
+        const char *expected = tk_casemate_reader_expected(r, &len);
+        if (st == TK_OK && expected)
+            st = tk_casemate_write_expected(w, expected, len, err);
+        tk_error tmp;
+        tk_status fst = tk_casemate_writer_free(w, &tmp);
+        if (st == TK_OK && fst != TK_OK) {
+            *err = tmp;
+            st = fst;
+        }
+    }
+    tk_casemate_reader_free(r);
+    return st;
+}
+
+/* --------------------------------------------------------------- probe */
+
+/* Text whose first thing after blanks and ; comments is '(' and a record
+ * kind, or a '!' line (a log with no records). */
+static int cm_probe(const uint8_t *d, size_t n, int whole)
+{
+    (void)whole;
+    size_t i = 0;
+    if (n >= 3 && memcmp(d, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    for (;;) {
+        while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r' ||
+                         d[i] == '\v' || d[i] == '\f'))
+            i++;
+        if (i < n && d[i] == ';') {
+            const uint8_t *nl = memchr(d + i, '\n', n - i);
+            if (!nl)
+                return 0;
+            i = (size_t)(nl - d);
+            continue;
+        }
+        break;
+    }
+    if (i >= n)
+        return 0;
+    if (d[i] == '!')
+        return 10;
+    if (d[i] != '(')
+        return 0;
+    i++;
+    while (i < n && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r'))
+        i++;
+    size_t w = i;
+    while (i < n && d[i] != ' ' && d[i] != '\t' && d[i] != '\n' && d[i] != '\r' &&
+           d[i] != '(' && d[i] != ')' && d[i] != ';' && d[i] != '"')
+        i++;
+    if (i >= n && !whole)
+        return 0;
+    return tk_cm_lookup(&tk_cm_kinds, d + w, i - w) >= 0 ? 80 : 0;
+}
+
+const struct tk_format tk_fmt_casemate = {
+    .name = "casemate",
+    .description = "casemate page-table log (writes, barriers, TLBIs, locks, hints)",
+    .probe = cm_probe,
+    .info = tk_cm_info,
+    .dump = cm_dump,
+    .validate = cm_validate,
+    .convert = cm_convert,
+    .targets = cm_targets,
+};
