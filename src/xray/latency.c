@@ -13,6 +13,7 @@
 #define DEFAULT_BUDGET ((uint64_t)64 << 20)
 #define NBUCKETS 4096
 #define READ_VALUES 8192
+#define BUCKET_SELECT_MIN 4096
 
 void tk_lat_pool_init(tk_lat_pool *p, uint64_t budget_bytes)
 {
@@ -33,6 +34,20 @@ void tk_lat_pool_free(tk_lat_pool *p)
     p->fd = -1;
 }
 
+/* Bring the tail chunk's count up to date with the write pointer. */
+static void sync_tail(tk_lat_list *l)
+{
+    if (l->tail)
+        l->tail->n = (uint32_t)(l->wp - l->tail->v);
+}
+
+static void set_tail(tk_lat_list *l, tk_lat_chunk *t)
+{
+    l->tail = t;
+    l->wp = t ? t->v + t->n : NULL;
+    l->wend = t ? t->v + t->cap : NULL;
+}
+
 static void free_chunks(tk_lat_pool *p, tk_lat_list *l, tk_lat_chunk *keep)
 {
     for (tk_lat_chunk *c = l->head, *next; c; c = next) {
@@ -42,9 +57,10 @@ static void free_chunks(tk_lat_pool *p, tk_lat_list *l, tk_lat_chunk *keep)
         p->in_mem -= c->cap;
         free(c);
     }
-    l->head = l->tail = keep;
+    l->head = keep;
     if (keep)
         keep->next = NULL;
+    set_tail(l, keep);
 }
 
 void tk_lat_list_free(tk_lat_pool *p, tk_lat_list *l)
@@ -89,13 +105,14 @@ static int spill(tk_lat_pool *p, tk_lat_list *l)
     p->file_end += n * sizeof(uint64_t);
     p->spilled += n;
     l->runs[l->nruns++] = (tk_lat_run){off, n};
-    free_chunks(p, l, l->tail);
     l->tail->n = 0;
+    free_chunks(p, l, l->tail);
     return 0;
 }
 
 int tk_lat_add_slow(tk_lat_pool *p, tk_lat_list *l, uint64_t v)
 {
+    sync_tail(l);
     tk_lat_chunk *t = l->tail;
     if (t && t->cap == p->max_chunk && p->in_mem > p->budget && !p->spill_failed &&
         spill(p, l) != 0)
@@ -114,10 +131,10 @@ int tk_lat_add_slow(tk_lat_pool *p, tk_lat_list *l, uint64_t v)
             t->next = c;
         else
             l->head = c;
-        l->tail = t = c;
+        set_tail(l, c);
         p->in_mem += cap;
     }
-    t->v[t->n++] = v;
+    *l->wp++ = v;
     l->n++;
     return 0;
 }
@@ -165,6 +182,103 @@ static void select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
         else
             return;
     }
+}
+
+/* The three wanted elements by quickselect; each selection leaves larger
+ * values to the right for the next. */
+static void select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3])
+{
+    size_t from = 0;
+    for (int i = 0; i < 3; i++) {
+        select_kth(v, from, n - 1, (size_t)k[i]);
+        out[i] = v[k[i]];
+        from = (size_t)k[i];
+    }
+}
+
+/* Log-linear buckets over v - min: exact below 64, then 32 per power of
+ * two. Monotonic, so the k-th value lies in the bucket where the running
+ * count passes k; heavy tails (latencies) still spread over many buckets. */
+#define LOG_SUB 5
+#define LOG_BUCKETS (64 + (64 - LOG_SUB - 1) * (1 << LOG_SUB))
+
+static inline unsigned log_bucket(uint64_t d)
+{
+    if (d < 64)
+        return (unsigned)d;
+    unsigned e = 63u - (unsigned)__builtin_clzll(d); /* >= 6 */
+    unsigned sub = (unsigned)(d >> (e - LOG_SUB)) & ((1u << LOG_SUB) - 1);
+    return 64u + (e - LOG_SUB - 1) * (1u << LOG_SUB) + sub;
+}
+
+/* Two passes instead of quickselect's data-dependent swaps: a histogram,
+ * then the values of the (at most three) buckets holding the wanted ranks
+ * are collected and selected among. Returns 0, 1 when the buckets are too
+ * crowded to gain anything (caller falls back), -1 out of memory. */
+static int select_by_buckets(const uint64_t *v, size_t n, const uint64_t k[3],
+                             uint64_t out[3])
+{
+    uint64_t min = v[0];
+    for (size_t i = 1; i < n; i++)
+        min = v[i] < min ? v[i] : min;
+    uint64_t *hist = calloc(LOG_BUCKETS, sizeof *hist);
+    if (!hist)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        hist[log_bucket(v[i] - min)]++;
+    unsigned b[3];
+    uint64_t below[3], total = 0;
+    size_t seen = 0;
+    unsigned bk = 0;
+    for (int i = 0; i < 3; i++) {
+        while (seen + hist[bk] <= k[i])
+            seen += hist[bk++];
+        b[i] = bk;
+        below[i] = seen;
+        if (i == 0 || b[i] != b[i - 1])
+            total += hist[bk];
+    }
+    if (total > n / 4) {
+        free(hist);
+        return 1;
+    }
+    /* values of the wanted buckets, grouped by bucket (bucket order) */
+    uint64_t *sel = malloc((size_t)(total ? total : 1) * sizeof *sel);
+    if (!sel) {
+        free(hist);
+        return -1;
+    }
+    size_t start[3], fill[3];
+    int slot_of[3];
+    size_t at = 0;
+    for (int i = 0; i < 3; i++) {
+        if (i > 0 && b[i] == b[i - 1]) {
+            slot_of[i] = slot_of[i - 1];
+            continue;
+        }
+        slot_of[i] = i;
+        start[i] = fill[i] = at;
+        at += hist[b[i]];
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned x = log_bucket(v[i] - min);
+        if (x == b[0])
+            sel[fill[0]++] = v[i];
+        else if (x == b[1])
+            sel[fill[slot_of[1]]++] = v[i];
+        else if (x == b[2])
+            sel[fill[slot_of[2]]++] = v[i];
+    }
+    for (int i = 0; i < 3; i++) {
+        int s = slot_of[i];
+        size_t lo = start[s], hi = start[s] + hist[b[i]] - 1;
+        size_t want = lo + (size_t)(k[i] - below[i]);
+        select_kth(sel, lo, hi, want);
+        out[i] = sel[want];
+    }
+    free(sel);
+    free(hist);
+    return 0;
 }
 
 /* Call fn(ctx, values, n) over every value of the list, runs first.
@@ -225,15 +339,11 @@ static int select_in_memory(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3],
         free_chunks(p, l, NULL);
         v = own = g.v;
     }
-    /* each selection leaves larger values to the right for the next */
-    size_t from = 0;
-    for (int i = 0; i < 3; i++) {
-        select_kth(v, from, n - 1, (size_t)k[i]);
-        out[i] = v[k[i]];
-        from = (size_t)k[i];
-    }
+    int rc = n >= BUCKET_SELECT_MIN ? select_by_buckets(v, n, k, out) : 1;
+    if (rc == 1)
+        select_three(v, n, k, out);
     free(own);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 /* Too many values to load: narrow each wanted element's value range with
@@ -362,6 +472,7 @@ int tk_lat_select(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3], uint64_t 
 {
     if (l->n == 0)
         return -1;
+    sync_tail(l);
     /* gathering a list costs its size again: only small ones, so the peak
      * stays near the budget (one chunk is selected in place) */
     if ((!l->nruns && l->head == l->tail) || l->n <= p->budget / 8)

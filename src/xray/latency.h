@@ -24,11 +24,15 @@ typedef struct tk_lat_run {
     uint64_t off, n; /* byte offset in the spill file, values */
 } tk_lat_run;
 
+/* The tail chunk's free space is kept as a write pointer in the list, so
+ * an append touches only the list (the chunk's own `n` is brought up to
+ * date when the tail changes or the values are read). */
 typedef struct tk_lat_list {
+    uint64_t *wp, *wend; /* free space of the tail chunk */
+    uint64_t n;          /* values in all, chunks and runs */
     tk_lat_chunk *head, *tail;
     tk_lat_run *runs;
     uint32_t nruns, runs_cap;
-    uint64_t n; /* values in all, chunks and runs */
 } tk_lat_list;
 
 typedef struct tk_lat_pool {
@@ -51,9 +55,8 @@ int tk_lat_add_slow(tk_lat_pool *p, tk_lat_list *l, uint64_t v);
 /* Append a value; -1 when out of memory. */
 static inline int tk_lat_add(tk_lat_pool *p, tk_lat_list *l, uint64_t v)
 {
-    tk_lat_chunk *t = l->tail;
-    if (t && t->n < t->cap) {
-        t->v[t->n++] = v;
+    if (l->wp != l->wend) {
+        *l->wp++ = v;
         l->n++;
         return 0;
     }
