@@ -16,6 +16,12 @@
  *    API with JSON and text sinks; outputs must be well formed and agree
  *    with what the reader saw; conversions to XRay are read back.
  *
+ 4. The records read go through the analyses (account with and without
+ *    sibling-call deduction and with every latency spilled to the
+ *    temporary file, stack in every view, graph): statistics must be
+ *    ordered (min <= med <= p90 <= p99 <= max), spilling must not change
+ *    a row, and every rendering must succeed.
+ *
  * Conversion to FDR cannot hold what FDR cannot hold (function ids beyond
  * 28 bits, records larger than the buffer): that must be a clean TK_EUSAGE,
  * predicted here from the writer's documented limits. */
@@ -702,6 +708,127 @@ static void commands_pass(const uint8_t *data, size_t size, const seen *s)
     free(o.text);
 }
 
+/* ------------------------------------------------------------ analyses */
+
+static size_t account_pass(const recs *l, int deduce, uint64_t memory_limit,
+                           tk_xray_account_row **rows)
+{
+    tk_xray_account_options o = {.deduce_sibling_calls = deduce,
+                                 .memory_limit = memory_limit};
+    tk_xray_account *a = tk_xray_account_new(&o);
+    TKF_CHECK(a != NULL, "tk_xray_account_new failed");
+    for (size_t i = 0; i < l->n; i++) {
+        int rc = tk_xray_account_add(a, &l->v[i].r);
+        TKF_CHECK(rc >= 0, "account: out of memory at record %zu", i);
+        if (rc != TK_XRAY_ACCOUNT_OK) {
+            int32_t stack[4];
+            tk_xray_account_stack(a, l->v[i].r.tid, stack, 4);
+            TKF_CHECK(tk_xray_account_failure_text(rc)[0] != '\0', "failure without text");
+        }
+    }
+    size_t n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, rows);
+    TKF_CHECK(n != (size_t)-1, "account rows failed");
+    TKF_CHECK(n == tk_xray_account_functions(a), "%zu rows for %zu functions", n,
+              tk_xray_account_functions(a));
+    for (size_t i = 0; i < n; i++) {
+        const tk_xray_account_row *w = &(*rows)[i];
+        TKF_CHECK(w->count > 0 && w->min <= w->med && w->med <= w->p90 &&
+                      w->p90 <= w->p99 && w->p99 <= w->max,
+                  "account row of function %d out of order", (int)w->func_id);
+        TKF_CHECK(i == 0 || (*rows)[i - 1].func_id < w->func_id, "rows not by id");
+    }
+    tk_xray_account_free(a);
+    return n;
+}
+
+static const char *no_name(void *ctx, int32_t id)
+{
+    (void)ctx;
+    return id % 2 ? "odd&<name>" : NULL;
+}
+
+static void stacks_pass(const recs *l)
+{
+    tk_xray_stacks *s = tk_xray_stacks_new();
+    TKF_CHECK(s != NULL, "tk_xray_stacks_new failed");
+    for (size_t i = 0; i < l->n; i++)
+        TKF_CHECK(tk_xray_stacks_add(s, &l->v[i].r) >= 0, "stacks: out of memory");
+    for (int view = TK_XRAY_STACKS_TOP; view <= TK_XRAY_STACKS_JSON; view++)
+        for (int th = TK_XRAY_STACKS_ALL_THREADS; th <= TK_XRAY_STACKS_AGGREGATE; th++) {
+            tk_xray_stacks_print_options po = {.view = (tk_xray_stacks_view)view,
+                                               .threads = (tk_xray_stacks_threads)th,
+                                               .count = th == TK_XRAY_STACKS_AGGREGATE,
+                                               .name = no_name};
+            tkf_memfile m;
+            tkf_memfile_open(&m);
+            tk_status st = tk_xray_stacks_print(s, m.fp, &po);
+            tkf_memfile_close(&m);
+            TKF_CHECK(st == TK_OK, "stacks print (view %d, threads %d): %d", view, th,
+                      (int)st);
+            if (view == TK_XRAY_STACKS_JSON)
+                tkf_check_json_lines(m.buf, m.len);
+            tkf_memfile_free(&m);
+        }
+    tk_xray_stacks_free(s);
+}
+
+static void graph_pass(const recs *l, int deduce)
+{
+    tk_xray_graph_options o = {.deduce_sibling_calls = deduce};
+    tk_xray_graph *g = tk_xray_graph_new(&o);
+    TKF_CHECK(g != NULL, "tk_xray_graph_new failed");
+    for (size_t i = 0; i < l->n; i++)
+        TKF_CHECK(tk_xray_graph_add(g, &l->v[i].r) >= 0, "graph: out of memory");
+    TKF_CHECK(tk_xray_graph_finish(g, 1000) == TK_OK, "graph finish failed");
+    for (size_t i = 0; i < tk_xray_graph_edges(g); i++) {
+        int32_t from, to;
+        tk_xray_graph_stats st;
+        TKF_CHECK(tk_xray_graph_edge(g, i, &from, &to, &st) == 0, "edge %zu missing", i);
+        /* min, max and sum go through int64_t as in llvm-xray (a TSC
+         * running backwards gives a negative minimum): only the
+         * percentiles of the sorted durations are ordered */
+        TKF_CHECK(st.med <= st.p90 && st.p90 <= st.p99 && st.count > 0,
+                  "edge %d -> %d statistics out of order", (int)from, (int)to);
+    }
+    int32_t id;
+    tk_xray_graph_stats st;
+    TKF_CHECK(tk_xray_graph_vertex(g, tk_xray_graph_vertices(g), &id, &st) == -1,
+              "vertex past the end");
+    tk_xray_graph_print_options po = {TK_XRAY_GRAPH_COUNT, TK_XRAY_GRAPH_SUM,
+                                      TK_XRAY_GRAPH_P99, TK_XRAY_GRAPH_MIN, no_name, NULL};
+    tkf_memfile m;
+    tkf_memfile_open(&m);
+    TKF_CHECK(tk_xray_graph_print_dot(g, m.fp, &po) == TK_OK, "graph dot failed");
+    tkf_memfile_close(&m);
+    TKF_CHECK(m.len >= 2 && memcmp(m.buf + m.len - 2, "}\n", 2) == 0,
+              "DOT output does not end with }");
+    tkf_memfile_free(&m);
+    tk_xray_graph_free(g);
+}
+
+static void analyses_pass(const seen *s)
+{
+    for (int deduce = 0; deduce <= 1; deduce++) {
+        tk_xray_account_row *mem, *spilled;
+        size_t n = account_pass(&s->logical, deduce, 0, &mem);
+        /* 8 bytes: every latency beyond the first chunk goes to the file */
+        size_t m = account_pass(&s->logical, deduce, 8, &spilled);
+        TKF_CHECK(n == m, "spilled account: %zu rows, not %zu", m, n);
+        for (size_t i = 0; i < n; i++) {
+            const tk_xray_account_row *x = &mem[i], *y = &spilled[i];
+            TKF_CHECK(x->func_id == y->func_id && x->count == y->count && x->min == y->min &&
+                          x->med == y->med && x->p90 == y->p90 && x->p99 == y->p99 &&
+                          x->max == y->max && x->sum == y->sum,
+                      "spilled account differs for function %d (deduce %d)",
+                      (int)x->func_id, deduce);
+        }
+        free(mem);
+        free(spilled);
+        graph_pass(&s->logical, deduce);
+    }
+    stacks_pass(&s->logical);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     seen s;
@@ -713,6 +840,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     writer_pass(data, size, &s);
     commands_pass(data, size, &s);
+    analyses_pass(&s);
     recs_free(&s.logical);
     return 0;
 }
