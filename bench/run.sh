@@ -16,9 +16,11 @@
 #
 # Environment: BENCH_DIR (work dir, default bench/out, git-ignored),
 # BENCH_SIZE, BENCH_RUNS, BENCH_TARGET_GBPS, BENCH_FORMATS (default: all),
-# BENCH_CASEMATE_SIZE, BENCH_CASEMATE_TARGET_MEPS (see bench_casemate),
+# BENCH_CASEMATE_SIZE, BENCH_CASEMATE_TARGET_MEPS, BENCH_BBM_TARGET_MEPS,
+# BENCH_BBM_MAX_RSS_MB (see bench_casemate),
 # BENCH_XRAY_BASIC_SIZE, BENCH_XRAY_CMP_SIZE, BENCH_XRAY_LLVM_RUNS (see
 # bench_xray),
+# BENCH_UCIR_SIZE (see bench_ucir),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
 # BENCH_STRICT=1 (exit 1 on a MISS; by default only the line says so).
 #
@@ -26,7 +28,7 @@
 # verdict: see bench_cacheray) and add <format> to all_formats.
 set -eu
 
-all_formats="cacheray xray casemate"
+all_formats="cacheray xray casemate ucir"
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd)
@@ -85,6 +87,14 @@ ensure_trace() {
 # measure NAME CMD...: run CMD $runs times (stdout to /dev/null, pinned);
 # sets t_NAME to the best wall time in seconds and rss_NAME to the peak RSS
 # in KiB (max over the runs). A failing command stops the benchmark.
+# measure_once NAME CMD...: like measure, one run (for what changes state)
+measure_once() {
+    saved_runs=$runs
+    runs=1
+    measure "$@"
+    runs=$saved_runs
+}
+
 measure() {
     name=$1
     shift
@@ -464,6 +474,10 @@ bench_xray() {
 # least BENCH_CASEMATE_TARGET_MEPS (default 10) million events/s on one core,
 # twice the checker's 5 M events/s, and flat memory (peak RSS on the full
 # log at most 1.25x that on the half).
+#
+# The break-before-make checker, tracekit bbm, on the same logs (they pass
+# it): parse + check at least BENCH_BBM_TARGET_MEPS (default 5) million
+# events/s on one core in less than BENCH_BBM_MAX_RSS_MB (default 64) MiB.
 
 bench_casemate() {
     gen=$build/tk-gen-casemate
@@ -494,6 +508,11 @@ bench_casemate() {
     measure convert "$tk" convert --to casemate-compact -o - "$full"
     measure half "$tk" validate "$half"
     measure compact "$tk" validate "$compact"
+    "$tk" bbm -q "$full" >/dev/null ||
+        { echo "bench: the generated log does not pass tracekit bbm" >&2; exit 1; }
+    measure bbm "$tk" bbm -q "$full"
+    measure bbmhalf "$tk" bbm -q "$half"
+    measure bbmcompact "$tk" bbm -q "$compact"
 
     echo
     echo "casemate: $(human "$bytes") ($bytes bytes), $records events, keyword form;" \
@@ -506,6 +525,9 @@ bench_casemate() {
     row "tracekit convert --to compact" "$bytes" "$records" "$t_convert" "$rss_convert" "$t_cat"
     row "tracekit validate ($(human "$hbytes") file)" "$hbytes" - "$t_half" "$rss_half" "$t_cat"
     row "tracekit validate (compact form)" "$cbytes" "$crecords" "$t_compact" "$rss_compact" "$t_cat"
+    row "tracekit bbm" "$bytes" "$records" "$t_bbm" "$rss_bbm" "$t_cat"
+    row "tracekit bbm ($(human "$hbytes") file)" "$hbytes" - "$t_bbmhalf" "$rss_bbmhalf" "$t_cat"
+    row "tracekit bbm (compact form)" "$cbytes" "$crecords" "$t_bbmcompact" "$rss_bbmcompact" "$t_cat"
     echo
     meps=$(awk -v n="$records" -v t="$t_validate" 'BEGIN { printf "%.1f", n / t / 1e6 }')
     fast=$(awk -v m="$meps" -v t="$cm_target" 'BEGIN { print (m >= t) ? 1 : 0 }')
@@ -519,9 +541,123 @@ bench_casemate() {
     echo "$line"
     verdicts="$verdicts$line
 "
+    bbm_target=${BENCH_BBM_TARGET_MEPS:-5}
+    bbm_rss=${BENCH_BBM_MAX_RSS_MB:-64}
+    meps=$(awk -v n="$records" -v t="$t_bbm" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+    fast=$(awk -v m="$meps" -v t="$bbm_target" 'BEGIN { print (m >= t) ? 1 : 0 }')
+    small=$(awk -v r="$rss_bbm" -v l="$bbm_rss" 'BEGIN { print (r / 1024 < l) ? 1 : 0 }')
+    if [ "$fast" = 1 ] && [ "$small" = 1 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word casemate bbm: $meps M events/s $([ "$fast" = 1 ] && echo '>=' || echo '<') $bbm_target"
+    line="$line M events/s on one core; peak RSS $(awk -v a="$rss_bbm" 'BEGIN { printf "%.1f", a / 1024 }') MiB"
+    line="$line $([ "$small" = 1 ] && echo '<' || echo '>=') $bbm_rss MiB"
+    echo "$line"
+    verdicts="$verdicts$line
+"
     echo
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half" "$compact"
+    fi
+}
+
+# ------------------------------------------------------------------- ucir
+#
+# A 2016-spec UCIR trace from tk-gen-ucir (bench/gen_ucir.c) holding
+# BENCH_UCIR_SIZE (default 1G) of ops once inflated (x86_64 loops: EXEC
+# ops, register changes, memory reads/writes, syscalls, a keyframe every
+# 64 frames of 1 MiB), and one half that size. Measured: the raw inflate
+# speed of its frames on one thread with tracekit's zlib library
+# (tk-gen-ucir --inflate-only: the ceiling), tracekit validate --threads 1
+# (pinned to one CPU) and --threads $(nproc) (not pinned), all in MB/s of
+# inflated data. Targets: one thread at least 85% of raw inflate; all
+# threads at least 1.7x one thread (when there are 2 or more CPUs); flat
+# memory (peak RSS on the full trace at most 1.25x that on the half).
+
+ucir_ensure() { # FILE INFLATED_BYTES
+    if [ -f "$1" ] && ! [ "$build/tk-gen-ucir" -nt "$1" ]; then
+        echo "  reusing $1"
+        return
+    fi
+    echo "  generating $1 ($(human "$2") inflated)"
+    "$build/tk-gen-ucir" --bytes "$2" -o "$1.part" 2>"$tmp.gen" || { cat "$tmp.gen" >&2; exit 1; }
+    mv "$1.part" "$1"
+}
+
+# ucir_row LABEL SECONDS RSS_KIB INFLATED_BYTES
+ucir_row() {
+    awk -v l="$1" -v t="$2" -v r="$3" -v b="$4" 'BEGIN {
+        printf "%-44s %9.3f %12.0f %7.1f MiB\n", l, t, b / t / 1e6, r / 1024 }'
+}
+
+bench_ucir() {
+    gen=$build/tk-gen-ucir
+    [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
+    uc_size=${BENCH_UCIR_SIZE:-1G}
+    full_bytes=$(bytes_of "$uc_size")
+    full=$work/ucir-$uc_size.ucir
+    half=$work/ucir-half-$uc_size.ucir
+    echo "== ucir"
+    ucir_ensure "$full" "$full_bytes"
+    ucir_ensure "$half" "$((full_bytes / 2))"
+    "$tk" validate -q "$full" >/dev/null ||
+        { echo "bench: the generated trace does not validate" >&2; exit 1; }
+    "$tk" info --json "$full" >"$tmp.info"
+    inflated=$(sed -n 's/.*"inflated_bytes":\([0-9]*\).*/\1/p' "$tmp.info")
+    records=$(sed -n 's/.*"records":\([0-9]*\).*/\1/p' "$tmp.info")
+    frames=$(sed -n 's/.*"frames":\([0-9]*\).*/\1/p' "$tmp.info")
+    bytes=$(file_size "$full")
+    ncpu=$(nproc)
+    lib=$("$gen" --inflate-only "$half" | sed -n 's/.* with \(.*\): .*/\1/p')
+    cat "$full" "$half" >/dev/null # warm the page cache
+
+    measure inflate "$gen" --inflate-only "$full"
+    measure one "$tk" validate --threads 1 "$full"
+    measure half "$tk" validate --threads 1 "$half"
+    saved_pin=$pin
+    pin=
+    measure all "$tk" validate --threads "$ncpu" "$full"
+    # replay: build the checkpoint index once (all cores), then seek to the
+    # middle instruction (one process per seek, as a user runs it)
+    idx=$work/ucir-$uc_size.idx
+    rm -f "$idx"
+    measure_once index "$tk" replay --index "$idx" --at 0 "$full"
+    pin=$saved_pin
+    ninstr=$("$tk" replay --index "$idx" --at 999999999999999 "$full" 2>&1 |
+             sed -n 's/.* has \([0-9]*\) instructions.*/\1/p')
+    [ -n "$ninstr" ] || { echo "bench: cannot count the instructions" >&2; exit 1; }
+    measure seek "$tk" replay --index "$idx" --at "$((ninstr / 2))" "$full"
+
+    echo
+    echo "ucir: $(human "$bytes") file, $(human "$inflated") inflated ($inflated bytes)," \
+         "$records records, $frames frames; best of $runs, warm cache"
+    printf '%-44s %9s %12s %11s\n' command "time s" "MB/s infl." "peak RSS"
+    ucir_row "raw inflate, 1 thread ($lib)" "$t_inflate" "$rss_inflate" "$inflated"
+    ucir_row "tracekit validate --threads 1" "$t_one" "$rss_one" "$inflated"
+    ucir_row "tracekit validate --threads $ncpu (not pinned)" "$t_all" "$rss_all" "$inflated"
+    ucir_row "replay: build the checkpoint index" "$t_index" "$rss_index" "$inflated"
+    printf '%-44s %9s %12s %11s\n' "replay --at $((ninstr / 2)) (seek to the middle)" "$t_seek" "-" \
+        "$(awk -v r="$rss_seek" 'BEGIN { printf "%.1f MiB", r / 1024 }')"
+    echo "  ($ninstr instructions; index $(human "$(file_size "$idx")"))"
+    echo
+    share=$(awk -v a="$t_inflate" -v b="$t_one" 'BEGIN { printf "%.2f", a / b }')
+    speedup=$(awk -v a="$t_one" -v b="$t_all" 'BEGIN { printf "%.2f", a / b }')
+    ratio=$(awk -v a="$rss_one" -v b="$rss_half" 'BEGIN { printf "%.2f", a / b }')
+    ok1=$(awk -v s="$share" 'BEGIN { print (s >= 0.85) ? 1 : 0 }')
+    okn=$(awk -v s="$speedup" -v n="$ncpu" 'BEGIN { print (n < 2 || s >= 1.7) ? 1 : 0 }')
+    okm=$(awk -v r="$ratio" -v f="$flat_ratio" 'BEGIN { print (r <= f) ? 1 : 0 }')
+    oks=$(awk -v t="$t_seek" 'BEGIN { print (t < 0.05) ? 1 : 0 }')
+    for check in "$oks|a replay seek to the middle takes ${t_seek} s, whole process (target < 0.05 s)" \
+                  "$ok1|one thread decodes at ${share}x the raw inflate speed (target 0.85x)" \
+                 "$okn|$ncpu threads decode at ${speedup}x one thread (target 1.7x)" \
+                 "$okm|memory x$ratio for 2x the input (limit x$flat_ratio)"; do
+        if [ "${check%%|*}" = 1 ]; then word=PASS; else word=MISS; miss=1; fi
+        line="$word ucir: ${check#*|}"
+        echo "$line"
+        verdicts="$verdicts$line
+"
+    done
+    echo
+    if [ "${BENCH_CLEAN:-0}" = 1 ]; then
+        rm -f "$full" "$half"
     fi
 }
 

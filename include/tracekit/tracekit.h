@@ -14,6 +14,10 @@
 #include <tracekit/format.h>
 #include <tracekit/cacheray.h>
 #include <tracekit/casemate.h>
+#include <tracekit/casemate_check.h>
+#include <tracekit/ucir.h>
+#include <tracekit/ucir_replay.h>
+#include <tracekit/ucir_export.h>
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
 #include <tracekit/xray_stack.h>

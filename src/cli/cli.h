@@ -15,6 +15,8 @@ enum {
     OPT_ENDIAN,
     OPT_HELP,
     OPT_NO_DEMANGLE,
+    OPT_THREADS,
+    OPT_MAX_FRAME,
     OPT_FIRST_COMMAND_OPTION /* commands number their own from here */
 };
 
@@ -22,6 +24,8 @@ enum {
     {"format", required_argument, NULL, OPT_FORMAT},                         \
     {"json", no_argument, NULL, OPT_JSON},                                   \
     {"endian", required_argument, NULL, OPT_ENDIAN},                         \
+    {"threads", required_argument, NULL, OPT_THREADS},                       \
+    {"max-frame", required_argument, NULL, OPT_MAX_FRAME},                   \
     {"help", no_argument, NULL, 'h'}
 
 /* Names for XRay function ids (account, stack, convert, report). */
@@ -38,6 +42,8 @@ enum {
 #define CLI_COMMON_HELP                                                      \
     "  --format NAME     read the input as NAME instead of detecting it\n"   \
     "  --endian ORDER    cacheray byte order: little, big or auto (default)\n" \
+    "  --threads N       ucir: frame decoding threads (default: all cores)\n" \
+    "  --max-frame SIZE  ucir: largest inflated frame accepted (default 256M)\n" \
     "  --json            machine-readable JSON output\n"                     \
     "  -h, --help        show this help\n"
 
@@ -94,6 +100,8 @@ int cmd_account(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_bbm(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif
 

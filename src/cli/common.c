@@ -72,6 +72,10 @@ int cli_common_option(cli *c, int opt, const char *arg)
         return cli_set(c, "instr-map", arg) == EXIT_OK ? 1 : -1;
     case OPT_NO_DEMANGLE:
         return cli_set(c, "demangle", "0") == EXIT_OK ? 1 : -1;
+    case OPT_THREADS:
+        return cli_set(c, "threads", arg) == EXIT_OK ? 1 : -1;
+    case OPT_MAX_FRAME:
+        return cli_set(c, "max-frame", arg) == EXIT_OK ? 1 : -1;
     case OPT_ENDIAN:
         if (strcmp(arg, "little") && strcmp(arg, "big") && strcmp(arg, "auto")) {
             cli_usage_error(c->command, "--endian takes little, big or auto, not '%s'", arg);

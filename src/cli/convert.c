@@ -19,6 +19,8 @@ static const char help[] =
     "  casemate          casemate log, canonical keyword form\n"
     "  casemate-compact  casemate log, positional form (casemate-check -c)\n"
     "  jsonl             JSON Lines, one object per record (as dump --json)\n"
+    "  ucir              Usercorn replay trace, 2016 spec (frames and keyframes\n"
+    "                    kept, recompressed)\n"
     "  xray-basic        XRay basic mode v3 (events are dropped)\n"
     "  xray-fdr          XRay FDR v5\n"
     "  chrome            Chrome Trace Event JSON (Perfetto, chrome://tracing)\n"

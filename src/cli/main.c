@@ -19,6 +19,8 @@ static const command commands[] = {
     {"account", cmd_account, "XRay: per-function call counts and latencies"},
     {"stack", cmd_stack, "XRay: call stacks by time and count, flame graphs"},
     {"graph", cmd_graph, "XRay: function call graph (DOT) with call statistics"},
+    {"bbm", cmd_bbm, "casemate: break-before-make and locking check of a log"},
+    {"replay", cmd_replay, "UCIR: machine state at any instruction; memory and register history"},
 };
 
 static void usage(FILE *out)

@@ -29,5 +29,7 @@ struct tk_format {
 extern const struct tk_format tk_fmt_cacheray;
 extern const struct tk_format tk_fmt_xray;
 extern const struct tk_format tk_fmt_casemate;
+extern const struct tk_format tk_fmt_ucir;
+extern const struct tk_format tk_fmt_usercorn;
 
 #endif

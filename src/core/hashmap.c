@@ -135,6 +135,20 @@ void *tk_map_u64(tk_map *m, uint64_t key)
     return lookup(m, tk_hash_u64(key), key, NULL, 0);
 }
 
+void *tk_map_find_u64(const tk_map *m, uint64_t key)
+{
+    if (!m->nslots)
+        return NULL;
+    uint64_t h = tk_hash_u64(key);
+    for (size_t s = h & (m->nslots - 1);; s = (s + 1) & (m->nslots - 1)) {
+        uint32_t e = m->slots[s];
+        if (!e)
+            return NULL;
+        if (m->ukeys[e - 1] == key)
+            return tk_map_value(m, e - 1);
+    }
+}
+
 void *tk_map_str(tk_map *m, const char *key, size_t len)
 {
     return lookup(m, tk_hash_bytes(key, len), 0, key ? key : "", len);

@@ -7,6 +7,8 @@ static const struct tk_format *const formats[] = {
     &tk_fmt_xray,
     &tk_fmt_cacheray,
     &tk_fmt_casemate,
+    &tk_fmt_ucir,
+    &tk_fmt_usercorn,
 };
 
 #define NFORMATS (sizeof formats / sizeof formats[0])

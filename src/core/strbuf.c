@@ -128,7 +128,7 @@ void sb_printf(tk_strbuf *b, const char *fmt, ...)
 }
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t tk_utf8_len(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
     size_t len;
@@ -189,7 +189,7 @@ void sb_json_str(tk_strbuf *b, const char *str, size_t n)
             }
             i++;
         } else {
-            size_t len = utf8_len(s + i, n - i);
+            size_t len = tk_utf8_len(s + i, n - i);
             if (len == 0) {
                 sb_puts(b, "\\ufffd");
                 i++;
@@ -219,7 +219,7 @@ void sb_text_str(tk_strbuf *b, const char *str, size_t n, int quote_if_needed)
         size_t len;
         if (c >= 0x20 && c < 0x7F && !(quote && (c == '"' || c == '\\'))) {
             sb_putc(b, (char)c);
-        } else if (c >= 0x80 && (len = utf8_len(s + i, n - i)) > 0) {
+        } else if (c >= 0x80 && (len = tk_utf8_len(s + i, n - i)) > 0) {
             sb_putn(b, str + i, len); /* valid UTF-8 stays readable */
             i += len - 1;
         } else if (quote && (c == '"' || c == '\\')) {

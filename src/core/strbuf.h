@@ -59,4 +59,8 @@ void sb_text_str(tk_strbuf *b, const char *s, size_t n, int quote_if_needed);
 /* NUL-terminated copy of the contents (caller frees), NULL on OOM. */
 char *sb_strdup(const tk_strbuf *b);
 
+/* Length of the valid UTF-8 sequence at s (1..4), 0 if invalid (overlong,
+ * surrogate, past U+10FFFF or cut short). */
+size_t tk_utf8_len(const unsigned char *s, size_t n);
+
 #endif

@@ -1092,6 +1092,511 @@ static void seeds_casemate(buf *b)
     emit("mix-6k", b);
 }
 
+/* ------------------------------------------------------ casemate_check */
+
+/* Logs for the break-before-make checker: the repository's two examples,
+ * a small log for every violation and for each of casemate-check's fixed
+ * bugs, a 4-level tree with BBM cycles on several threads and roots, and
+ * random operations on a small tree (so mutations land on live entries). */
+
+/* A stage-2 tree: L0 0x10000 -> L1 0x11000 ([0] block, [1] -> L2 0x12000),
+ * L2 [0] -> L3 0x13000 ([0] page), [1] block; lock 0x90000, held. */
+#define CMC_TREE                                                             \
+    "(mem-init 0 0 10000 5000)\n(hint 1 0 set_root_lock 10000 90000)\n"     \
+    "(mem-write 2 0 plain 10000 11003)\n(mem-write 3 0 plain 11000 400004fd)\n" \
+    "(mem-write 4 0 plain 11008 12003)\n(mem-write 5 0 plain 12000 13003)\n" \
+    "(mem-write 6 0 plain 12008 402004fd)\n(mem-write 7 0 plain 13000 800004ff)\n" \
+    "(sysreg-write 8 0 vttbr_el2 10000)\n"
+#define CMC_LOCKED CMC_TREE "(lock 9 0 90000)\n"
+#define CMC_S1                                                               \
+    "(mem-init 0 0 20000 2000)\n(hint 1 0 set_root_lock 20000 90008)\n"     \
+    "(mem-write 2 0 plain 20000 21003)\n(mem-write 3 0 plain 21000 400004fd)\n" \
+    "(sysreg-write 4 0 ttbr0_el2 20000)\n(lock 5 0 90008)\n"
+#define CMC_INVAL "(mem-write 10 0 plain 11000 0)\n"
+#define CMC_DSB "(barrier 11 0 dsb ish)\n"
+#define CMC_REMAP "(mem-write 20 0 release 11000 800004fd)\n"
+
+static const struct {
+    const char *name, *text;
+} cmc_logs[] = {
+    {"example-bbm",
+     "(sysreg-write (id 0) (tid 0) (sysreg vtcr_el2) (value 0x10) (src \"examples/bbm.c:10\"))\n"
+     "(sysreg-write (id 1) (tid 0) (sysreg hcr_el2) (value 0x0) (src \"examples/bbm.c:11\"))\n"
+     "(mem-init (id 2) (tid 0) (address 0x80000) (size 0x1000) (src \"examples/bbm.c:14\"))\n"
+     "(mem-init (id 3) (tid 0) (address 0x81000) (size 0x1000) (src \"examples/bbm.c:15\"))\n"
+     "(hint (id 4) (tid 0) (kind set_root_lock) (location 0x80000) (value 0x90000))\n"
+     "(hint (id 5) (tid 0) (kind set_owner_root) (location 0x81000) (value 0x80000))\n"
+     "(mem-write (id 6) (tid 0) (mem-order plain) (address 0x80000) (value 0x81003))\n"
+     "(mem-write (id 7) (tid 0) (mem-order plain) (address 0x81000) (value 0x400004fd))\n"
+     "(sysreg-write (id 8) (tid 0) (sysreg vttbr_el2) (value 0x1000000080000))\n"
+     "(sysreg-write (id 9) (tid 0) (sysreg hcr_el2) (value 0x1))\n"
+     "(lock (id 10) (tid 1) (address 0x90000))\n"
+     "(mem-read (id 11) (tid 1) (address 0x81000) (value 0x400004fd))\n"
+     "(mem-write (id 12) (tid 1) (mem-order plain) (address 0x81000) (value 0x0))\n"
+     "(barrier (id 13) (tid 1) dsb (kind ish))\n"
+     "(tlbi (id 14) (tid 1) ipas2e1is (value 0x0))\n"
+     "(barrier (id 15) (tid 1) dsb (kind ish))\n"
+     "(tlbi (id 16) (tid 1) vmalle1is)\n"
+     "(barrier (id 17) (tid 1) dsb (kind ish))\n"
+     "(mem-write (id 18) (tid 1) (mem-order release) (address 0x81000) (value 0x800004fd))\n"
+     "(barrier (id 19) (tid 1) isb)\n(unlock (id 20) (tid 1) (address 0x90000))\n"},
+    {"example-missing-tlbi",
+     "(sysreg-write 0 0 vtcr_el2 10 \"examples/bbm.c:10\")\n(mem-init 1 0 80000 1000)\n"
+     "(mem-init 2 0 81000 1000)\n(hint 3 0 set_root_lock 80000 90000)\n"
+     "(mem-write 4 0 plain 80000 81003)\n(mem-write 5 0 plain 81000 400004fd)\n"
+     "(sysreg-write 6 0 vttbr_el2 1000000080000)\n(lock 7 1 90000)\n"
+     "(mem-write 8 1 plain 81000 0)\n(barrier 9 1 dsb ish)\n"
+     "(mem-write 10 1 plain 81000 800004fd)\n! BBM invalid unclean->valid\n"},
+    {"good-ipa", CMC_LOCKED CMC_INVAL CMC_DSB "(tlbi 12 0 ipas2e1is 0)\n" CMC_DSB
+                 "(tlbi 13 0 vmalle1is)\n" CMC_DSB CMC_REMAP},
+    {"good-alle1is", CMC_LOCKED CMC_INVAL CMC_DSB "(tlbi 12 0 alle1is)\n" CMC_DSB CMC_REMAP},
+    {"good-stage1", CMC_S1 "(mem-write 10 0 plain 21000 0)\n" CMC_DSB
+                    "(tlbi 12 0 vae2is 300000000000)\n" CMC_DSB "(mem-write 13 0 plain 21000 5fd)\n"},
+    {"good-thread-owner", CMC_TREE "(hint 10 0 set_pte_thread_owner 13000 1)\n"
+                          "(mem-write 11 1 plain 13000 0)\n(barrier 12 1 dsb ish)\n"
+                          "(tlbi 13 1 ipas2e1is 40000)\n(barrier 14 1 dsb ish)\n"
+                          "(tlbi 15 1 vmalle1is)\n(barrier 16 1 dsb ish)\n"
+                          "(mem-write 17 1 plain 13000 800004ff)\n"},
+    {"good-release", CMC_LOCKED "(mem-init 10 0 30000 1000)\n"
+                     "(sysreg-write 11 0 vttbr_el2 1000000030000)\n"
+                     "(hint 12 0 release_table 10000 0)\n(mem-free 13 0 10000 4000)\n"
+                     "(mem-init 14 0 10000 4000)\n"},
+    {"good-concatenated", "(sysreg-write 0 0 vtcr_el2 58)\n(mem-init 1 0 20000 2000)\n"
+                          "(hint 2 0 set_root_lock 20000 90000)\n(mem-write 3 0 plain 21000 400004fd)\n"
+                          "(sysreg-write 4 0 vttbr_el2 20000)\n(lock 5 0 90000)\n"
+                          "(mem-write 6 0 plain 21000 0)\n" CMC_DSB "(tlbi 7 0 ipas2e1is 8000000)\n"
+                          CMC_DSB "(tlbi 8 0 vmalle1is)\n" CMC_DSB "(mem-write 9 0 plain 21000 5fd)\n"},
+    {"good-new-log", "(sysreg-write 0 0 vtcr_el2 10)\n(sysreg-write 1 0 tcr_el2 10)\n"
+                     "(sysreg-write 2 0 mair_el2 0)\n(sysreg-write 3 0 hcr_el2 0)\n"
+                     "(sysreg-write 4 0 sctlr_el2 0)\n(mem-init 5 0 23f000 2000)\n"
+                     "(hint 6 0 set_root_lock 23f000 241000)\n(mem-write 7 0 plain 23f000 240003)\n"
+                     "(sysreg-write 8 0 vttbr_el2 23f000)\n(sysreg-write 9 0 hcr_el2 1)\n"
+                     "(lock 10 0 241000)\n(mem-write 11 0 plain 23f000 0)\n(barrier 12 0 dsb ish)\n"
+                     "(tlbi 13 0 alle1is)\n(barrier 14 0 dsb ish)\n(unlock 15 0 241000)\n"
+                     "(sysreg-write 16 0 hcr_el2 0)\n(hint 17 0 release_table 23f000 0)\n"},
+    {"good-ranges", "(mem-init 0 0 0 10000000000)\n(mem-write 1 0 plain 5000000000 7)\n"
+                    "(mem-set 2 0 0 10000000000 ab)\n(mem-set 3 0 1003 2 ff)\n"
+                    "(mem-free 4 0 0 ffffffffffffffff)\n(mem-init 5 0 fffffffffffffff0 10)\n"},
+    {"bbm-no-break", CMC_LOCKED CMC_REMAP},
+    {"bbm-missing-tlbi", CMC_LOCKED CMC_INVAL CMC_DSB CMC_REMAP},
+    {"bbm-unclean-children", CMC_LOCKED "(mem-write 10 0 plain 12008 0)\n"
+                             "(mem-write 11 0 release 11008 0)\n" CMC_DSB
+                             "(tlbi 12 0 ipas2e1is 40200)\n(tlbi 13 0 alle1is)\n" CMC_DSB},
+    {"bbm-parent-child-one-dsb", CMC_LOCKED "(mem-write 10 0 plain 12008 0)\n"
+                                 "(mem-write 11 0 release 11008 0)\n" CMC_DSB
+                                 "(tlbi 12 0 alle1is)\n" CMC_DSB "(mem-write 13 0 plain 11008 14003)\n"},
+    {"write-unclean-parent", CMC_LOCKED "(mem-write 10 0 plain 11008 0)\n" CMC_DSB
+                             "(mem-write 12 0 plain 12008 404004fd)\n"},
+    {"freeze-thread-owned", CMC_LOCKED "(hint 10 0 set_pte_thread_owner 13000 0)\n"
+                            "(mem-write 11 0 plain 12000 0)\n"},
+    {"no-root-lock", "(mem-init 0 0 10000 1000)\n(sysreg-write 1 0 vttbr_el2 10000)\n"
+                     "(mem-write 2 0 plain 10000 0)\n"},
+    {"unlocked-write", CMC_TREE "(lock 9 1 90000)\n" CMC_INVAL},
+    {"unauthorized-plain-write", CMC_LOCKED CMC_INVAL "(mem-write 11 0 plain 12008 0)\n"},
+    {"thread-owned-write", CMC_LOCKED "(hint 10 0 set_pte_thread_owner 13000 1)\n"
+                           "(mem-write 11 0 plain 13000 0)\n"},
+    {"locks", "(trylock 1 0 90000)\n(trylock 2 0 90000)\n(unlock 3 0 90000)\n"
+              "(unlock 4 0 90000)\n(lock 5 0 90000)\n(trylock 6 1 90000)\n"},
+    {"lock-held", "(lock 1 0 90000)\n(lock 2 1 90000)\n"},
+    {"unlock-not-held", "(unlock 1 0 90000)\n"},
+    {"unlock-other-thread", "(lock 1 0 90000)\n(unlock 2 1 90000)\n"},
+    {"uninit-write", "(mem-init 0 0 1000 8)\n(mem-set 1 0 1000 10 0)\n(mem-write 2 0 plain 2000 1)\n"},
+    {"init-used", "(mem-init 0 0 1000 1000)\n(mem-write 1 0 plain 1008 5)\n(mem-init 2 0 1000 1000)\n"},
+    {"free-pte", CMC_LOCKED "(mem-free 10 0 11000 1000)\n"},
+    {"double-use-pte", CMC_LOCKED "(mem-write 10 0 plain 11010 12003)\n"},
+    {"pte-changed", CMC_LOCKED "(mem-read 10 0 11000 400004fd)\n(mem-read 11 0 11000 5)\n"},
+    {"uninit-pte", CMC_LOCKED "(mem-write 10 0 plain 11010 70003)\n"},
+    {"bad-pte-encoding", CMC_LOCKED "(mem-write 10 0 plain 13008 1)\n"},
+    {"unsupported-ia-size", "(sysreg-write 0 0 vtcr_el2 8)\n(mem-init 1 0 10000 1000)\n"
+                            "(sysreg-write 2 0 vttbr_el2 10000)\n"},
+    {"unsupported-granule", "(sysreg-write 0 0 vtcr_el2 4010)\n(mem-init 1 0 10000 1000)\n"
+                            "(sysreg-write 2 0 vttbr_el2 10000)\n"},
+    {"uninit-sysreg", "(sysreg-write 0 0 hcr_el2 1)\n(mem-init 1 0 10000 1000)\n"
+                      "(sysreg-write 2 0 vttbr_el2 10000)\n"},
+    {"ttbr0-asid-nonzero", "(mem-init 0 0 20000 1000)\n(sysreg-write 1 0 ttbr0_el2 1000000020000)\n"},
+    {"root-id-conflict", "(mem-init 0 0 10000 1000)\n(sysreg-write 1 0 vttbr_el2 10000)\n"
+                         "(sysreg-write 2 0 vttbr_el2 1000000010000)\n"},
+    {"duplicate-id", "(mem-init 0 0 10000 3000)\n(sysreg-write 1 0 vttbr_el2 10000)\n"
+                     "(sysreg-write 2 0 ttbr0_el2 11000)\n(sysreg-write 3 0 vttbr_el2 12000)\n"},
+    {"root-stage-conflict", "(mem-init 0 0 10000 1000)\n(sysreg-write 1 0 vttbr_el2 10000)\n"
+                            "(sysreg-write 2 0 ttbr0_el2 10000)\n"},
+    {"root-not-found", CMC_LOCKED "(hint 10 0 release_table 11000 0)\n"},
+    {"release-in-use", CMC_LOCKED "(hint 10 0 release_table 10000 0)\n"},
+    {"release-unclean", CMC_LOCKED CMC_INVAL "(hint 11 0 release_table 10000 0)\n"},
+    {"owner-root-in-tree", CMC_LOCKED "(hint 10 0 set_owner_root 11000 10000)\n"},
+    {"thread-owner-hints", CMC_LOCKED "(hint 10 0 set_pte_thread_owner 14000 1)\n"
+                           "(hint 11 0 set_pte_thread_owner 12000 1)\n"
+                           "(hint 12 0 set_pte_thread_owner 70000 1)\n"},
+    {"dsb-nsh", CMC_LOCKED CMC_INVAL "(barrier 11 0 dsb nsh)\n"},
+    {"tlbi-not-broadcast", CMC_LOCKED CMC_INVAL CMC_DSB "(tlbi 12 0 vmalls12e1)\n"},
+    {"tlbi-asid-ttl", CMC_S1 "(mem-write 10 0 plain 21000 0)\n" CMC_DSB
+                      "(tlbi 12 0 vae2is 1000000000000)\n(tlbi 13 0 vale2is 500000000000)\n"
+                      "(tlbi 14 0 vae2is (addr 0) (level 1))\n" CMC_DSB
+                      "(mem-write 15 0 plain 21000 5fd)\n"},
+    {"wrong-vmid", CMC_LOCKED "(mem-init 40 0 30000 1000)\n" CMC_INVAL CMC_DSB
+                   "(sysreg-write 41 0 vttbr_el2 1000000030000)\n(tlbi 12 0 vmalls12e1is)\n"
+                   "(sysreg-write 42 0 vttbr_el2 10000)\n" CMC_DSB CMC_REMAP},
+    {"bad-race", "(mem-init 0 0 10000 1000)\n(hint 1 0 set_root_lock 10000 90000)\n"
+                 "(sysreg-write 2 0 vttbr_el2 10000)\n(mem-write 3 1 release 10008 1 \"r\x01\xff\")\n"},
+};
+
+/* A 4-level stage-2 tree per root (L0, L1, L2, L3), BBM cycles on its L3
+ * entries by several threads, each on its own VMID's root. */
+static void cmc_cycles(buf *b)
+{
+    char line[256];
+    unsigned id = 0;
+    text(b, "(sysreg-write 0 0 vtcr_el2 10)\n(sysreg-write 1 0 hcr_el2 0)\n");
+    for (unsigned r = 0; r < 2; r++) {
+        unsigned long long base = 0x100000ULL + 0x10000ULL * r;
+        snprintf(line, sizeof line, "(mem-init %u 0 %llx 4000)\n(hint %u 0 set_root_lock %llx %llx)\n"
+                 "(mem-write %u 0 plain %llx %llx)\n(mem-write %u 0 plain %llx %llx)\n"
+                 "(mem-write %u 0 plain %llx %llx)\n", id, base, id + 1, base, 0x7f000ULL + 8 * r,
+                 id + 2, base, base + 0x1003, id + 3, base + 0x1000, base + 0x2003, id + 4,
+                 base + 0x2000, base + 0x3003);
+        text(b, line);
+        id += 5;
+        for (unsigned e = 0; e < 4; e++) {
+            snprintf(line, sizeof line, "(mem-write %u 0 plain %llx %llx)\n", id++,
+                     base + 0x3000 + 8 * e, 0x40000000ULL + 0x1000ULL * e + 0x4ff);
+            text(b, line);
+        }
+    }
+    for (unsigned t = 0; t < 2; t++) {
+        snprintf(line, sizeof line, "(sysreg-write %u %u vttbr_el2 %llx)\n(sysreg-write %u %u hcr_el2 1)\n",
+                 id, t, (unsigned long long)(t + 1) << 48 | (0x100000ULL + 0x10000ULL * t), id + 1, t);
+        text(b, line);
+        id += 2;
+    }
+    for (unsigned i = 0; i < 12; i++) {
+        unsigned t = i % 2, e = (i / 2) % 4;
+        unsigned long long base = 0x100000ULL + 0x10000ULL * t, lock = 0x7f000ULL + 8 * t;
+        unsigned long long pte = base + 0x3000 + 8 * e;
+        snprintf(line, sizeof line,
+                 "(lock %u %u %llx)\n(mem-write %u %u plain %llx 0)\n(barrier %u %u dsb ish)\n"
+                 "(tlbi %u %u ipas2e1is %x)\n(barrier %u %u dsb ish)\n(tlbi %u %u vmalle1is)\n"
+                 "(barrier %u %u dsb ish)\n(mem-write %u %u plain %llx %llx)\n(unlock %u %u %llx)\n",
+                 id, t, lock, id + 1, t, pte, id + 2, t, id + 3, t, e, id + 4, t, id + 5, t,
+                 id + 6, t, id + 7, t, pte, 0x80000000ULL + 0x1000ULL * i + 0x4ff, id + 8, t, lock);
+        text(b, line);
+        id += 9;
+    }
+}
+
+/* Random operations on the small tree, most of them well-formed. */
+static void cmc_random(buf *b)
+{
+    static const char *const ops[] = {
+        "(mem-write %u %u plain %llx 0)\n", "(mem-write %u %u release %llx 5fd)\n",
+        "(mem-write %u %u plain %llx 13003)\n", "(barrier %u %u dsb ish)\n",
+        "(tlbi %u %u alle1is)\n", "(tlbi %u %u ipas2e1is %llx)\n", "(lock %u %u 90000)\n",
+        "(unlock %u %u 90000)\n", "(mem-read %u %u %llx 0)\n", "(hint %u %u release_table %llx 0)\n",
+        "(mem-init %u %u %llx 1000)\n", "(mem-free %u %u %llx 8)\n",
+        "(hint %u %u set_pte_thread_owner %llx 1)\n", "(barrier %u %u dsb nsh)\n",
+    };
+    static const unsigned long long addrs[] = {0x10000, 0x11000, 0x11008, 0x12000, 0x12008,
+                                               0x13000, 0x13008, 0x14000, 0x40000};
+    text(b, CMC_TREE);
+    for (unsigned id = 9; id < 200; id++) {
+        uint64_t r = rnd();
+        char line[128];
+        snprintf(line, sizeof line, ops[r % 14], id, (unsigned)(r >> 8) % 2,
+                 addrs[(r >> 16) % 9]);
+        text(b, line);
+    }
+}
+
+static void seeds_casemate_check(buf *b)
+{
+    for (size_t i = 0; i < sizeof cmc_logs / sizeof cmc_logs[0]; i++) {
+        text(b, cmc_logs[i].text);
+        emit(cmc_logs[i].name, b);
+    }
+    cmc_cycles(b);
+    emit("cycles-4-level", b);
+    for (int i = 0; i < 4; i++) {
+        char name[32];
+        cmc_random(b);
+        snprintf(name, sizeof name, "random-%d", i);
+        emit(name, b);
+    }
+}
+
+/* ---------------------------------------------------------------- ucir */
+
+/* Spec traces: big-endian, frames of stored (uncompressed) zlib blocks
+ * encoded here; .uc traces: little-endian ops in uncompressed Snappy
+ * chunks with their CRC-32C. */
+
+static void u16(buf *b, unsigned v) { uint_n(b, v, 2); }
+
+static void hexs(buf *b, const char *s)
+{
+    int hi = -1;
+    for (; *s; s++) {
+        int v = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+        if (v < 0)
+            continue;
+        if (hi < 0) {
+            hi = v;
+        } else {
+            u8(b, (unsigned)(hi << 4 | v));
+            hi = -1;
+        }
+    }
+}
+
+static void zlib_stored(buf *b, const uint8_t *d, size_t n)
+{
+    int was = big;
+    u8(b, 0x78);
+    u8(b, 0x01);
+    size_t at = 0;
+    big = 0;
+    do {
+        size_t k = n - at > 65535 ? 65535 : n - at;
+        u8(b, at + k == n);
+        u16(b, (unsigned)k);
+        u16(b, (unsigned)(~k & 0xFFFF));
+        put(b, d + at, k);
+        at += k;
+    } while (at < n);
+    uint32_t a = 1, c = 0;
+    for (size_t i = 0; i < n; i++) {
+        a = (a + d[i]) % 65521;
+        c = (c + a) % 65521;
+    }
+    big = 1;
+    u32(b, c << 16 | a);
+    big = was;
+}
+
+static void ucir_header(buf *b, unsigned version)
+{
+    char name[32] = "x86_64", os[32] = "linux";
+    big = 1;
+    put(b, "UCIR", 4);
+    u32(b, version);
+    u32(b, 4);
+    u32(b, 8);
+    put(b, name, 32);
+    put(b, os, 32);
+}
+
+/* OP_FRAME around `body` */
+static void ucir_frame(buf *b, int key, uint32_t ops, const buf *body)
+{
+    buf z = {0};
+    zlib_stored(&z, body->p, body->len);
+    big = 1;
+    u8(b, 1);
+    u8(b, (unsigned)key);
+    u32(b, ops);
+    u32(b, (uint32_t)z.len);
+    put(b, z.p, z.len);
+    free(z.p);
+}
+
+static void ucir_frame_hex(buf *b, int key, uint32_t ops, const char *hex)
+{
+    buf body = {0};
+    hexs(&body, hex);
+    ucir_frame(b, key, ops, &body);
+    free(body.p);
+}
+
+/* One random spec op into `body` (a SYSCALL with a nested op or two). */
+static unsigned ucir_random_op(buf *body)
+{
+    uint64_t r = rnd();
+    unsigned id = (unsigned)(r % 12);
+    if (id == 1)
+        id = 3;
+    big = 1;
+    u8(body, id);
+    switch (id) {
+    case 2: u64(body, r >> 20); u32(body, (uint32_t)(r % 15) + 1); break;
+    case 3: u32(body, (uint32_t)(r % 15) + 1); break;
+    case 4: u16(body, 35 + (unsigned)(r >> 8) % 10); u64(body, r); break;
+    case 5: u16(body, 122); u16(body, 16); for (int i = 0; i < 16; i++) u8(body, (unsigned)i); break;
+    case 6:
+    case 7: u64(body, r >> 24); u64(body, r % 9); for (uint64_t i = 0; i < r % 9; i++) u8(body, (unsigned)i); break;
+    case 8: u64(body, r >> 24 << 12); u32(body, 0x1000); u8(body, (unsigned)(r & 7)); break;
+    case 9: u64(body, r >> 24 << 12); u32(body, 0x1000); break;
+    case 10:
+        u16(body, (unsigned)(r % 300)); u64(body, r); u16(body, 2); u16(body, 1);
+        u64(body, 1); u64(body, r >> 7);
+        u8(body, 4); u16(body, 35); u64(body, r % 100);
+        break;
+    default: break;
+    }
+    return id;
+}
+
+static void ucir_demo(buf *b)
+{
+    ucir_header(b, 0);
+    ucir_frame_hex(b, 1, 5,
+                   "08 0000000000400000 00001000 05"
+                   "07 0000000000400000 000000000000000c b801000000bf010000000f05"
+                   "08 000000007ffef000 00011000 03"
+                   "07 000000007fff0000 0000000000000003 68690a"
+                   "04 002c 000000007fff0000");
+    ucir_frame_hex(b, 0, 6,
+                   "02 0000000000400000 00000005 04 0023 0000000000000001 03 00000005"
+                   "04 0027 0000000000000001 03 00000002"
+                   "0a 0001 0000000000000003 0003 0002 0000000000000001 000000007fff0000 0000000000000003"
+                   "06 000000007fff0000 0000000000000003 68690a 04 0023 0000000000000003");
+    ucir_frame_hex(b, 0, 2, "0a 003c 0000000000000000 0001 0000 0000000000000000 0b");
+}
+
+static uint32_t crc32c_masked(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+    }
+    c = ~c;
+    return ((c >> 15) | (c << 17)) + 0xa282ead8u;
+}
+
+/* .uc: header + stream identifier + `ops` in uncompressed chunks */
+static void uc_file(buf *b, const buf *ops, size_t chunk)
+{
+    char name[32] = "x86_64", os[32] = "linux";
+    big = 1;
+    put(b, "UCIR", 4);
+    u32(b, 1);
+    put(b, name, 32);
+    put(b, os, 32);
+    u8(b, 0);
+    u8(b, 0);
+    hexs(b, "ff060000734e61507059");
+    big = 0;
+    for (size_t at = 0; at < ops->len; at += chunk) {
+        size_t k = ops->len - at < chunk ? ops->len - at : chunk;
+        u8(b, 1);
+        uint_n(b, k + 4, 3);
+        u32(b, crc32c_masked(ops->p + at, k));
+        put(b, ops->p + at, k);
+    }
+}
+
+static const char uc_ops_hex[] =
+    "02 0000000000000000 01000000 05 2300 0000000000000000"
+    "01 0000000000000000 0c000000 00 03 0000400000000000 10000000 04 03"
+    "05 2300 0100000000000000 06 ff00 0400 01020304 07 0010000000000000 04000000"
+    "08 0010000000000000 02000000 dead"
+    "09 0000400000000000 0010000000000000 05 0000000000000000 0010000000000000 0300 0600 657865 2f62696e2f78"
+    "0a 0000400000000000 0010000000000000 0b 0000400000000000 0010000000000000 01"
+    "0c 01000000 0500000000000000 03 0100 0100000000000000 0010000000000000 0500000000000000 05 2300 0500000000000000"
+    "0d 01 0000000000000000 02000000 03 0000400000000000 08000000 04 03";
+
+static void uc_build(buf *b, const char *hex, size_t chunk)
+{
+    buf ops = {0};
+    hexs(&ops, hex);
+    uc_file(b, &ops, chunk);
+    free(ops.p);
+}
+
+static void uc_seed(buf *b, const char *name, const char *hex, size_t chunk)
+{
+    uc_build(b, hex, chunk);
+    emit(name, b);
+}
+
+static void spec_seed(buf *b, const char *name, int key, uint32_t ops, const char *hex)
+{
+    ucir_header(b, 0);
+    ucir_frame_hex(b, key, ops, hex);
+    emit(name, b);
+}
+
+static void seeds_ucir(buf *b)
+{
+    ucir_demo(b);
+    emit("spec-demo", b);
+    ucir_header(b, 0);
+    emit("spec-header-only", b);
+    spec_seed(b, "spec-empty-frame", 0, 0, "");
+    /* every op, frames of random ops, a frame of several stored blocks */
+    ucir_header(b, 0);
+    for (int f = 0; f < 40; f++) {
+        buf body = {0};
+        uint32_t n = (uint32_t)(rnd() % 30);
+        for (uint32_t i = 0; i < n; i++)
+            ucir_random_op(&body);
+        ucir_frame(b, f % 10 == 0, n, &body);
+        free(body.p);
+    }
+    emit("spec-random-frames", b);
+    ucir_header(b, 0);
+    buf body = {0};
+    uint32_t n = 0;
+    while (body.len < 70000) {
+        ucir_random_op(&body);
+        n++;
+    }
+    ucir_frame(b, 1, n, &body);
+    free(body.p);
+    emit("spec-big-frame", b);
+
+    /* malformed */
+    ucir_demo(b);
+    b->p[2] = 'X';
+    emit("bad-magic", b);
+    ucir_demo(b);
+    b->p[7] = 9;
+    emit("bad-version", b);
+    ucir_demo(b);
+    b->len = 60;
+    emit("truncated-header", b);
+    ucir_demo(b);
+    b->len -= 7;
+    emit("truncated-frame", b);
+    ucir_demo(b);
+    b->p[b->len - 2] ^= 0x10;
+    emit("bad-adler", b);
+    ucir_header(b, 0);
+    hexs(b, "07 00");
+    emit("top-level-op", b);
+    ucir_header(b, 0);
+    hexs(b, "01 00 0000");
+    emit("truncated-frame-header", b);
+    spec_seed(b, "unknown-op", 1, 2, "00 2a");
+    spec_seed(b, "nested-frame", 1, 1, "01 00 00000000 00000000");
+    spec_seed(b, "op-count-more", 1, 1, "00 00");
+    spec_seed(b, "op-count-less", 1, 3, "00 00");
+    spec_seed(b, "mem-size-overflow", 1, 1, "07 0000000000000000 ffffffffffffffef 00");
+    spec_seed(b, "spreg-short", 1, 1, "05 0001 0010 aa");
+    spec_seed(b, "syscall-args-short", 1, 1, "0a 0001 0000000000000000 0005 0000 00");
+    spec_seed(b, "syscall-nested-short", 1, 1, "0a 0001 0000000000000000 0000 0002 00");
+    spec_seed(b, "syscall-in-syscall", 1, 1,
+              "0a 0001 0000000000000000 0000 0001 0a 0001 0000000000000000 0000 0000");
+    spec_seed(b, "exec-rel-first", 0, 2, "03 00000004 02 0000000000001000 00000004");
+    ucir_header(b, 0);
+    hexs(b, "01 00 00000001 00000005 7801 0003 00");
+    emit("zlib-garbage", b);
+
+    /* .uc */
+    uc_seed(b, "uc-demo", uc_ops_hex, 65536);
+    uc_seed(b, "uc-chunks-7", uc_ops_hex, 7);
+    uc_seed(b, "uc-unknown-op", "01 0000000000000000 01000000 0e", 65536);
+    uc_seed(b, "uc-nested-frame", "01 0000000000000000 01000000 02 0000000000000000 00000000", 65536);
+    uc_seed(b, "uc-truncated", "01 0000000000000000 05000000 00 00 03 0000", 65536);
+    uc_seed(b, "uc-step-first", "01 0000000000000000 02000000 04 03 03 0000400000000000 08000000", 65536);
+    uc_seed(b, "uc-big-write", "08 0010000000000000 ffffff7f dead", 65536);
+    uc_build(b, uc_ops_hex, 65536);
+    b->p[b->len - 1] ^= 1;
+    emit("uc-bad-crc", b);
+    uc_build(b, uc_ops_hex, 65536);
+    b->p[84] = 0x05;
+    emit("uc-reserved-chunk", b);
+}
+
 /* ---------------------------------------------------------------- main */
 
 static const struct {
@@ -1100,7 +1605,9 @@ static const struct {
 } formats[] = {
     {"cacheray", seeds_cacheray},
     {"casemate", seeds_casemate},
+    {"casemate_check", seeds_casemate_check},
     {"sink", seeds_sink},
+    {"ucir", seeds_ucir},
     {"xray", seeds_xray},
 };
 

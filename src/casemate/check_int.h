@@ -1,0 +1,259 @@
+/* The casemate checker's model, shared by its files: check.c (driver,
+ * memory events, hints), shadow.c (8-byte shadow memory), map.c (u64
+ * hash map), pgtable.c (descriptors, geometry, walks), tlbi.c (DSB and
+ * TLBI), locks.c, roots.c (system registers, roots, threads),
+ * violation.c (codes, the captured violation), context.c (printing),
+ * dot.c (Graphviz). Functions stepping the model return 0 (fine), 1 (a
+ * violation was recorded) or -1 (error recorded in c->error). */
+#ifndef TK_CASEMATE_CHECK_INT_H
+#define TK_CASEMATE_CHECK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/casemate_check.h>
+
+/* Propagate a 1 / -1 from a model step. */
+#define CM_TRY(x)                                                            \
+    do {                                                                     \
+        int cm_rc_ = (x);                                                    \
+        if (cm_rc_)                                                          \
+            return cm_rc_;                                                   \
+    } while (0)
+
+/* ---------------------------------------------------------------- map.c */
+/* u64 -> u64, open addressing with linear probing and backward-shift
+ * deletion (so no tombstones build up). Zeroed = empty. */
+typedef struct cm_map {
+    uint64_t *keys, *vals;
+    uint8_t *used;
+    size_t cap, n;   /* cap: 0 or a power of two */
+} cm_map;
+
+uint64_t *cm_map_find(const cm_map *m, uint64_t key);
+int cm_map_put(cm_map *m, uint64_t key, uint64_t val); /* 0, -1 no memory */
+void cm_map_del(cm_map *m, uint64_t key);
+void cm_map_free(cm_map *m);
+
+/* ------------------------------------------------------------- shadow.c */
+#define CM_PAGE_SHIFT 12
+#define CM_PAGE ((uint64_t)1 << CM_PAGE_SHIFT)
+#define CM_SLOTS 512u
+#define CM_SLOT_OF(a) ((unsigned)(((a) >> 3) & (CM_SLOTS - 1)))
+#define CM_PAGE_OF(a) ((a) & ~(CM_PAGE - 1))
+
+enum { CM_INIT = 1, CM_PTE = 2, CM_FROZEN = 4 };
+
+/* What the model knows of a page-table entry. */
+typedef struct cm_pte {
+    uint64_t root;      /* base of its tree */
+    uint64_t ia;        /* first input address it maps */
+    uint64_t old;       /* IU: the valid descriptor before */
+    uint64_t inval;     /* IU, I: the invalidating thread */
+    uint64_t owner;     /* thread owner, when `owned` */
+    uint8_t level, stage, state, lis, owned;
+} cm_pte;
+
+/* A page with slots of their own. Elsewhere memory is described by the
+ * region tree: initialised, not page-table memory, one value throughout. */
+typedef struct cm_page {
+    uint64_t base;
+    uint64_t val[CM_SLOTS];
+    uint8_t flags[CM_SLOTS];
+    cm_pte *pte;        /* CM_SLOTS, allocated with the first entry */
+    uint32_t npte, ninit;
+} cm_page;
+
+typedef struct cm_shadow {
+    cm_map pages;           /* base >> 12 -> cm_page * */
+    cm_page *last;          /* lookup cache */
+    struct cm_regions *regions;
+    uint64_t gen;           /* bumped when a page appears or goes */
+} cm_shadow;
+
+int cm_shadow_init(cm_shadow *s);
+void cm_shadow_free(cm_shadow *s);
+cm_page *cm_page_find(cm_shadow *s, uint64_t addr);
+/* The page of `addr`, materialised from the regions; NULL: no memory. */
+cm_page *cm_page_get(cm_shadow *s, uint64_t addr);
+/* Its entry array (allocated on first use); NULL: no memory. */
+cm_pte *cm_page_ptes(cm_page *p);
+/* Forget a page with no initialised slot. */
+void cm_page_drop(cm_shadow *s, cm_page *p);
+/* Value of the slot of `addr`; 0 when uninitialised. */
+int cm_shadow_peek(const cm_shadow *s, uint64_t addr, uint64_t *val);
+/* Regions (8-byte aligned, `last` inclusive). assign: [a, last] becomes
+ * initialised with `fill` (only_existing: only where already initialised). */
+int cm_region_assign(cm_shadow *s, uint64_t a, uint64_t last, uint64_t fill,
+                     int only_existing);
+int cm_region_clear(cm_shadow *s, uint64_t a, uint64_t last);
+/* 1 and *at: the first uninitialised address of [a, last] in the regions. */
+int cm_region_first_gap(const cm_shadow *s, uint64_t a, uint64_t last, uint64_t *at);
+/* 1 and *at: the first address of [a, last] initialised with a value
+ * other than `fill`. */
+int cm_region_first_other(const cm_shadow *s, uint64_t a, uint64_t last,
+                          uint64_t fill, uint64_t *at);
+/* Bases of the pages with slots of their own in [a, last], ascending
+ * (*out malloc'd, may be NULL when 0). -1: no memory. */
+long cm_shadow_pages_in(const cm_shadow *s, uint64_t a, uint64_t last, uint64_t **out);
+size_t cm_shadow_page_count(const cm_shadow *s);
+
+/* ------------------------------------------------------------ pgtable.c */
+enum { CM_DESC_INVALID = 0, CM_DESC_TABLE, CM_DESC_MAP, CM_DESC_BAD };
+#define CM_TABLE_ADDR(v) ((v) & 0x0000fffffffff000ull)
+
+int cm_desc_kind(uint64_t v, unsigned level);
+uint64_t cm_level_size(unsigned level);
+/* Does replacing valid `before` by valid `after` need break-before-make? */
+int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level);
+
+/* --------------------------------------------------------------- model */
+typedef struct cm_root {
+    uint64_t base, id;      /* id: VMID (stage 2) or ASID (stage 1) */
+    unsigned stage, level;  /* start level */
+    unsigned ntables;       /* concatenated start tables */
+    unsigned nentries;      /* entries used in each start table */
+    uint64_t refcount;      /* threads with it loaded */
+    uint64_t seq;           /* registration order */
+} cm_root;
+
+typedef struct cm_thread {
+    uint64_t tid;
+    uint64_t reg[TK_CM_SYSREG_COUNT];
+    unsigned present;       /* bit per register */
+    cm_root *cur[3];        /* [1] TTBR0_EL2, [2] VTTBR_EL2 */
+    uint64_t dsbs;          /* DSBs so far: they give write authorisation back */
+} cm_thread;
+
+typedef struct cm_lock {
+    uint64_t holder, count;
+    int used;               /* a plain write used the authorisation ... */
+    uint64_t used_at;       /* ... after the holder's DSB number used_at */
+} cm_lock;
+
+/* An entry a DSB cleaned, with the descriptor it had before. */
+typedef struct cm_cleaned {
+    uint64_t addr, old;
+    unsigned level;
+} cm_cleaned;
+
+typedef enum cm_code {
+    CM_BBM_NO_BREAK = 0, CM_BBM_MISSING_TLBI, CM_BBM_UNCLEAN_CHILDREN,
+    CM_WRITE_UNCLEAN_PARENT, CM_FREEZE_THREAD_OWNED,
+    CM_NO_ROOT_LOCK, CM_UNLOCKED_WRITE, CM_UNAUTHORIZED_WRITE, CM_THREAD_OWNED_WRITE,
+    CM_LOCK_HELD, CM_TRYLOCK_OTHER, CM_UNLOCK_NOT_HELD, CM_UNLOCK_OTHER,
+    CM_UNINIT_WRITE, CM_INIT_USED, CM_FREE_PTE, CM_DOUBLE_USE, CM_PTE_CHANGED,
+    CM_UNINIT_PTE, CM_BAD_ENCODING, CM_IA_SIZE, CM_UNINIT_SYSREG,
+    CM_ASID_RESERVED, CM_ROOT_ID_CONFLICT, CM_DUPLICATE_ID, CM_ROOT_STAGE_CONFLICT,
+    CM_NO_ROOT, CM_RELEASE_IN_USE, CM_RELEASE_UNCLEAN,
+    CM_OWNER_ROOT_IN_TREE, CM_OWNER_UNINIT, CM_OWNER_NON_PTE, CM_OWNER_NOT_LEAF,
+    CM_DSB_NSH, CM_TLBI_NOT_BROADCAST,
+    CM_CODE_COUNT
+} cm_code;
+
+struct tk_cm_checker {
+    tk_cm_check_options opt;
+    cm_shadow sh;
+    cm_map roots;           /* base -> cm_root * */
+    cm_map ids[3];          /* [stage] id -> cm_root * (one space per stage) */
+    cm_map root_locks;      /* root base -> lock address */
+    cm_map locks;           /* held lock address -> cm_lock * */
+    cm_map threads;         /* tid -> cm_thread * */
+    cm_thread *th;          /* thread of the record being fed */
+    const tk_casemate_record *rec;
+    uint64_t *unclean;      /* addresses of IU entries, oldest first */
+    size_t nunclean, unclean_cap;
+    struct cm_cleaned *cleaned; /* scratch: entries one DSB cleaned */
+    size_t ncleaned, cleaned_cap;
+    cm_map watch;           /* watched slot addresses */
+    int touched;
+    uint64_t events, root_seq;
+    int stopped;            /* 1 violation, -1 error */
+    tk_error error;
+    uint64_t *rel;          /* related entries of the coming violation */
+    size_t nrel, rel_cap;
+    struct cm_violation *v;
+};
+
+/* pgtable.c: walks over the tree below a table (`n` entries from `table`,
+ * the first mapping `ia` at `level`; marked entries know their level). */
+int cm_mark_table(tk_cm_checker *c, uint64_t root, unsigned stage, uint64_t table,
+                  unsigned n, uint64_t ia, unsigned level);
+int cm_mark_root(tk_cm_checker *c, const cm_root *r);
+/* 1 + violation `code` if an entry below is invalid-unclean. */
+int cm_check_clean(tk_cm_checker *c, uint64_t table, cm_code code, uint64_t parent);
+int cm_check_clean_root(tk_cm_checker *c, const cm_root *r, cm_code code);
+void cm_unmark_table(tk_cm_checker *c, uint64_t table);
+void cm_unmark_root(tk_cm_checker *c, const cm_root *r);
+int cm_freeze_table(tk_cm_checker *c, uint64_t table, uint64_t parent);
+
+/* The slot of `addr` and its page (NULL when the page has no slots). */
+static inline cm_page *cm_slot(tk_cm_checker *c, uint64_t addr, unsigned *i)
+{
+    *i = CM_SLOT_OF(addr);
+    return cm_page_find(&c->sh, addr);
+}
+
+/* check.c */
+int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release);
+int cm_oom(tk_cm_checker *c);
+int cm_unsupported(tk_cm_checker *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int cm_unclean_add(tk_cm_checker *c, uint64_t addr);
+static inline void cm_touch(tk_cm_checker *c, uint64_t addr)
+{
+    if (c->watch.n && cm_map_find(&c->watch, addr & ~(uint64_t)7))
+        c->touched = 1;
+}
+void cm_touch_range(tk_cm_checker *c, uint64_t a, uint64_t last);
+
+/* mem.c: the memory events */
+int cm_step_mem(tk_cm_checker *c, const tk_casemate_record *rec);
+
+/* tlbi.c */
+int cm_step_dsb(tk_cm_checker *c, tk_casemate_barrier kind);
+int cm_step_tlbi(tk_cm_checker *c, const tk_casemate_record *rec);
+
+/* locks.c */
+int cm_step_lock(tk_cm_checker *c, tk_casemate_kind kind, uint64_t addr);
+/* Does the current thread hold what guards entry `e` (always with -R)? */
+int cm_locked_by_me(tk_cm_checker *c, const cm_pte *e);
+/* Ownership, lock and write-authorisation rules of a write to entry `e`. */
+int cm_check_write_auth(tk_cm_checker *c, uint64_t addr, const cm_pte *e, uint8_t state,
+                        uint64_t val, int release);
+/* May the holder of `l` still write plain? */
+int cm_lock_authorised(const tk_cm_checker *c, const cm_lock *l);
+void cm_locks_free(tk_cm_checker *c);
+
+/* roots.c */
+cm_thread *cm_thread_get(tk_cm_checker *c, uint64_t tid);
+int cm_step_sysreg(tk_cm_checker *c, tk_casemate_sysreg reg, uint64_t value);
+int cm_release_table(tk_cm_checker *c, uint64_t addr);
+cm_root *cm_root_find(tk_cm_checker *c, uint64_t base);
+/* The VMID of the current thread's VTTBR_EL2; 0 when it never wrote one. */
+int cm_current_vmid(tk_cm_checker *c, uint64_t *vmid);
+void cm_roots_free(tk_cm_checker *c);
+/* Roots in registration order (malloc'd array, *n entries). */
+cm_root **cm_roots_sorted(const tk_cm_checker *c, size_t *n);
+
+/* violation.c */
+const char *cm_code_name(cm_code code);
+const char *cm_code_message(cm_code code);
+/* Note an entry the coming violation is about. */
+void cm_relate(tk_cm_checker *c, uint64_t addr);
+/* Record the violation (with the related entries and the record being
+ * fed) and return 1. `detail` is printf-style, may be NULL. */
+int cm_violate(tk_cm_checker *c, cm_code code, const char *detail, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int cm_violation_alloc(tk_cm_checker *c);
+void cm_violation_free(tk_cm_checker *c);
+/* Fill `e` from the model (0: unknown location). */
+int cm_entry_get(const tk_cm_checker *c, uint64_t addr, tk_cm_entry *e);
+
+#endif
