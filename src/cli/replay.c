@@ -173,6 +173,18 @@ static void hex_bytes(const uint8_t *b, const uint8_t *known, size_t n, char *ou
 
 /* ---- state output */
 
+/* A JSON object opened with the instruction and its address (null when
+ * unknown or before the first instruction). */
+static void json_begin(tk_sink *s, const tk_ucir_replay_info *in)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_i64(s, "index", in->instruction);
+    if (in->pc_known && in->instruction >= 0)
+        tk_sink_u64(s, "pc", in->pc, 0);
+    else
+        tk_sink_null(s, "pc");
+}
+
 static tk_status print_memory_text(tk_ucir_replay *rp, const range *m, tk_error *err)
 {
     printf("memory 0x%llx (%llu bytes):\n", (unsigned long long)m->addr,
@@ -250,12 +262,7 @@ static tk_status print_state_json(tk_ucir_replay *rp, const tk_ucir_header *h, t
 {
     tk_ucir_replay_info in;
     tk_ucir_replay_info_get(rp, &in);
-    tk_sink_object_begin(s, NULL);
-    tk_sink_i64(s, "index", in.instruction);
-    if (in.pc_known && in.instruction >= 0)
-        tk_sink_u64(s, "pc", in.pc, 0);
-    else
-        tk_sink_null(s, "pc");
+    json_begin(s, &in);
     size_t n = tk_ucir_replay_regs(rp, NULL, NULL, 0), nm = tk_ucir_replay_maps(rp, NULL, 0);
     uint32_t *nums = malloc((n ? n : 1) * sizeof *nums);
     uint64_t *vals = malloc((n ? n : 1) * sizeof *vals);
@@ -369,12 +376,7 @@ static void history_line(cli *c, tk_sink *s, const tk_ucir_replay_info *in, cons
                          const char *key, uint64_t addr, const char *hex, const char *old)
 {
     if (c->json) {
-        tk_sink_object_begin(s, NULL);
-        tk_sink_i64(s, "index", in->instruction);
-        if (in->pc_known && in->instruction >= 0)
-            tk_sink_u64(s, "pc", in->pc, 0);
-        else
-            tk_sink_null(s, "pc");
+        json_begin(s, in);
         tk_sink_cstr(s, "op", what, 0);
         tk_sink_u64(s, key, addr, 0);
         tk_sink_cstr(s, "value", hex, 0);
@@ -439,12 +441,7 @@ static tk_status run_history(cli *c, tk_ucir_reader *r, tk_ucir_replay *rp,
             char buf[24];
             const char *name = reg_label(h, reg, buf, sizeof buf);
             if (c->json) {
-                tk_sink_object_begin(s, NULL);
-                tk_sink_i64(s, "index", in.instruction);
-                if (in.pc_known && in.instruction >= 0)
-                    tk_sink_u64(s, "pc", in.pc, 0);
-                else
-                    tk_sink_null(s, "pc");
+                json_begin(s, &in);
                 tk_sink_cstr(s, "reg", name, 0);
                 tk_sink_u64(s, "value", op.value, 0);
                 if (had)
