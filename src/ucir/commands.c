@@ -410,6 +410,7 @@ const struct tk_format tk_fmt_ucir = {
     .dump = uc_dump,
     .validate = uc_validate,
     .convert = uc_convert,
+    .report = tk_ucir_report,
     .targets = spec_targets,
 };
 
@@ -421,5 +422,6 @@ const struct tk_format tk_fmt_usercorn = {
     .dump = uc_dump,
     .validate = uc_validate,
     .convert = uc_convert,
+    .report = tk_ucir_report,
     .targets = uc_targets,
 };

@@ -116,6 +116,8 @@ int ucir_arch_from_name(const char *name, uint32_t *arch, uint32_t *mode);
 
 /* ---- commands (commands.c, info.c) */
 tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* `tracekit report`: a replay's summary (report.c). */
+tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 /* Reader options from the command options (threads, max-frame). */
 tk_status tk_ucir_cmd_options(const tk_options *o, tk_ucir_reader_options *ro, tk_error *err);
 /* One dump record. */

@@ -231,6 +231,31 @@ static void check_replay(const uint8_t *data, size_t size, const recs *one)
     }
 }
 
+/* report replays everything: it succeeds exactly when reading does, and
+ * its JSON is one well-formed line. */
+static void check_report(const uint8_t *data, size_t size, const recs *one)
+{
+    tk_error err;
+    tk_input *in = tk_input_from_memory(data, size, "fuzz-input", &err);
+    TKF_CHECK(in != NULL, "input");
+    tkf_memfile m;
+    tkf_memfile_open(&m);
+    tk_sink *s = tk_sink_new(m.fp, TK_SINK_JSON);
+    TKF_CHECK(s != NULL, "sink");
+    const tk_format *f = tk_format_find(one->h.variant == TK_UCIR_SPEC ? "ucir" : "usercorn");
+    tk_status st = tk_report(f, in, NULL, s, &err);
+    tk_error ferr;
+    TKF_CHECK(tk_sink_finish(s, &ferr) == TK_OK, "sink finish");
+    tk_sink_free(s);
+    tkf_memfile_close(&m);
+    TKF_CHECK(st == (one->rc == 0 ? TK_OK : TK_EMALFORMED), "report returned %d (reading %d)",
+              (int)st, one->rc);
+    if (st == TK_OK)
+        TKF_CHECK(tkf_check_json_lines(m.buf, m.len) == 1, "report is not one JSON line");
+    tkf_memfile_free(&m);
+    tk_input_close(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     recs one, three;
@@ -250,8 +275,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (one.rc != -2 && one.h.variant == TK_UCIR_SPEC)
         check_writer(&one);
-    if (one.rc != -2)
+    if (one.rc != -2) {
         check_replay(data, size, &one);
+        check_report(data, size, &one);
+    }
 
     tkf_expect ex = {one.rc == 0, one.n, count_warnings(&one), 0};
     static const char *const kv[] = {"threads", "2", NULL};

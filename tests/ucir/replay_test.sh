@@ -66,6 +66,11 @@ tail -1 "$tmp/out" >"$tmp/line"
 printf '%s\n' '{"index":6,"pc":4194319,"op":"read","addr":4198408,"value":"0200000000000000"}' |
     cmp -s - "$tmp/line" || fail "history read: $(cat "$tmp/line")"
 
+# report: the replay's summary
+run 0 report --json "$trace"
+printf '%s\n' '{"file":"'"$trace"'","format":"ucir","arch":"x86_64","os":"linux","instructions":17,"records":50,"frames":3,"skipped_keyframe_records":0,"unique_code_addresses":8,"exited":true,"ops":{"frame":3,"exec_abs":4,"exec_rel":13,"reg_change":17,"mem_read":5,"mem_write":2,"mem_map":3,"syscall":2,"exit":1},"syscalls":[{"num":1,"count":1},{"num":231,"count":1}],"maps":[{"addr":4194304,"size":4096,"perms":"r-x"},{"addr":4198400,"size":4096,"perms":"rw-"},{"addr":2147414016,"size":69632,"perms":"rw-"}],"registers":{"eflags":582,"rax":7,"rcx":0,"rsi":4198432,"rsp":2147479552}}' |
+    cmp -s - "$tmp/out" || fail "report: $(cat "$tmp/out")"
+
 # usage trouble: exit 2 with one line
 run 2 replay --at 17 "$trace"
 grep -q 'has 17 instructions' "$tmp/err" || fail "past the end: $(cat "$tmp/err")"

@@ -1,0 +1,124 @@
+/* `tracekit report` for Usercorn traces: a full replay, then the facts a
+ * reader wants first: architecture, counts, code coverage, syscalls by
+ * number, the final memory map and registers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ucir/replay_int.h"
+#include "ucir/ucir_int.h"
+
+typedef struct report {
+    tk_map pcs;          /* unique instruction addresses (set) */
+    tk_map syscalls;     /* number -> count */
+    uint64_t kinds[TK_UCIR_KIND_COUNT];
+} report;
+
+static void put_summary(tk_sink *s, tk_input *in, const tk_ucir_header *h,
+                        tk_ucir_replay *rp, const report *rep)
+{
+    tk_ucir_replay_info info;
+    tk_ucir_replay_info_get(rp, &info);
+    const char *arch = tk_ucir_arch_name(h->arch);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "file", tk_input_name(in), 0);
+    tk_sink_cstr(s, "format", h->variant == TK_UCIR_SPEC ? "ucir" : "usercorn", 0);
+    tk_sink_cstr(s, "arch", h->arch_name[0] ? h->arch_name : arch ? arch : "unknown", 0);
+    tk_sink_cstr(s, "os", h->os, 0);
+    tk_sink_u64(s, "instructions", info.instructions, 0);
+    tk_sink_u64(s, "records", info.records, 0);
+    tk_sink_u64(s, "frames", info.frames, 0);
+    tk_sink_u64(s, "skipped_keyframe_records", info.skipped_records, 0);
+    tk_sink_u64(s, "unique_code_addresses", rep->pcs.n, 0);
+    tk_sink_bool(s, "exited", info.exited);
+    tk_sink_object_begin(s, "ops");
+    for (int k = 0; k < TK_UCIR_KIND_COUNT; k++)
+        if (rep->kinds[k])
+            tk_sink_u64(s, tk_ucir_kind_name((tk_ucir_kind)k), rep->kinds[k], 0);
+    tk_sink_object_end(s);
+    tk_sink_array_begin(s, "syscalls");
+    for (size_t i = 0; i < rep->syscalls.n; i++) {
+        tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "num", rep->syscalls.ukeys[i], 0);
+        tk_sink_u64(s, "count", *(uint64_t *)tk_map_value(&rep->syscalls, i), 0);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+    tk_sink_array_begin(s, "maps");
+    for (size_t i = 0; i < rp->nmaps; i++) {
+        const tk_ucir_map *m = &rp->maps[i];
+        char p[4] = {m->prot & 1 ? 'r' : '-', m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-', 0};
+        tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "addr", m->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "size", m->size, TK_SINK_HEX);
+        tk_sink_cstr(s, "perms", p, 0);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+    tk_sink_object_begin(s, "registers");
+    for (uint32_t w = 0; w < RP_NREGS / 64; w++)
+        for (uint64_t bits = rp->have[w]; bits; bits &= bits - 1) {
+            uint32_t num = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            char buf[24];
+            tk_sink_u64(s, tk_ucir_reg_label(h->arch, h->mode, num, buf, sizeof buf),
+                        rp->regs[num], TK_SINK_HEX);
+        }
+    tk_sink_object_end(s);
+    tk_sink_object_end(s);
+}
+
+static int count(report *rep, tk_ucir_replay *rp, const tk_ucir_op *op, int boundary)
+{
+    rep->kinds[op->kind]++;
+    if (op->kind == TK_UCIR_SYSCALL) {
+        uint64_t *c = tk_map_u64(&rep->syscalls, op->num);
+        if (!c)
+            return -1;
+        ++*c;
+    }
+    if (boundary && rp->pc_known && !tk_map_u64(&rep->pcs, rp->pc))
+        return -1;
+    return 0;
+}
+
+tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+{
+    tk_ucir_reader_options ro;
+    if (tk_ucir_cmd_options(o, &ro, err) != TK_OK)
+        return err->status;
+    tk_ucir_reader *r = tk_ucir_reader_new(in, &ro, err);
+    if (!r)
+        return err->status;
+    const tk_ucir_header *h = tk_ucir_reader_header(r);
+    tk_ucir_replay *rp = tk_ucir_replay_new(h);
+    report rep;
+    memset(&rep, 0, sizeof rep);
+    tk_map_init(&rep.pcs, 1);
+    tk_map_init(&rep.syscalls, sizeof(uint64_t));
+    tk_status st = rp ? TK_OK
+                      : tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    tk_ucir_op op;
+    tk_ucir_pos pos;
+    int rc = 0;
+    while (st == TK_OK && (rc = tk_ucir_next(r, &op, err)) > 0) {
+        tk_ucir_reader_pos(r, &pos);
+        int starts = tk_ucir_replay_starts_instruction(rp, &op);
+        int applied = tk_ucir_replay_apply(rp, &op, &pos, err);
+        if (applied < 0) {
+            st = err->status;
+            break;
+        }
+        /* the address is known once the EXEC (spec) or STEP (.uc) is in */
+        int boundary = rp->uc ? op.kind == TK_UCIR_STEP && applied && !rp->in_key : starts;
+        if (count(&rep, rp, &op, boundary) != 0)
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    }
+    if (st == TK_OK && rc < 0)
+        st = err->status;
+    if (st == TK_OK)
+        put_summary(s, in, h, rp, &rep);
+    tk_map_free(&rep.pcs);
+    tk_map_free(&rep.syscalls);
+    tk_ucir_replay_free(rp);
+    tk_ucir_reader_free(r);
+    return st;
+}
