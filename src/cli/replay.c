@@ -395,8 +395,8 @@ static void history_line(cli *c, tk_sink *s, const tk_ucir_replay_info *in, cons
     else
         snprintf(pc, sizeof pc, "-");
     if (strcmp(key, "reg") == 0)
-        printf("%-10s %-18s %s = 0x%s%s%s\n", idx, pc, what, hex, old ? " (was 0x" : "",
-               old ? old : "");
+        printf("%-10s %-18s %s = 0x%s%s%s%s\n", idx, pc, what, hex, old ? " (was 0x" : "",
+               old ? old : "", old ? ")" : "");
     else
         printf("%-10s %-18s %-5s 0x%llx: %s%s%s%s\n", idx, pc, what, (unsigned long long)addr,
                hex, old ? " (was " : "", old ? old : "", old ? ")" : "");
@@ -452,7 +452,7 @@ static tk_status run_history(cli *c, tk_ucir_reader *r, tk_ucir_replay *rp,
                 continue;
             }
             snprintf(hex, sizeof hex, "%016llx", (unsigned long long)op.value);
-            snprintf(old, sizeof old, "%016llx)", (unsigned long long)prev);
+            snprintf(old, sizeof old, "%016llx", (unsigned long long)prev);
             history_line(c, s, &in, name, "reg", reg, hex, had ? old : NULL);
             continue;
         }

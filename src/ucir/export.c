@@ -279,11 +279,7 @@ tk_status tk_ucir_export_drcov(tk_ucir_reader *r, FILE *out, uint64_t *unmapped,
             st = err->status;
             goto done;
         }
-        /* spec: the address is known once the EXEC is applied; .uc: once
-         * the STEP is */
-        int boundary = d.rp->uc ? op.kind == TK_UCIR_STEP && !d.rp->in_key && !d.rp->skipping
-                                : starts;
-        if (boundary && drcov_instruction(&d, d.rp->pc, op.size) != 0) {
+        if (rp_placed(d.rp, &op, starts) && drcov_instruction(&d, d.rp->pc, op.size) != 0) {
             st = oom(err);
             goto done;
         }

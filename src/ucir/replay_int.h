@@ -90,6 +90,16 @@ struct tk_ucir_replay {
     uint64_t *held_args;
 };
 
+/* After applying `op` (`started`: it started an instruction, asked
+ * before applying): did it fix the current instruction's address? Spec
+ * traces know it at the EXEC, .uc traces at the STEP (outside keyframes). */
+static inline int rp_placed(const tk_ucir_replay *rp, const tk_ucir_op *op, int started)
+{
+    if (!rp->uc)
+        return started;
+    return op->kind == TK_UCIR_STEP && op->depth == 0 && !rp->in_key && !rp->skipping;
+}
+
 /* Register value changes for the index (replay_state.c). */
 void rp_set_reg(tk_ucir_replay *rp, uint32_t num, uint64_t value);
 int rp_set_spreg(tk_ucir_replay *rp, uint32_t num, const uint8_t *data, uint32_t len);

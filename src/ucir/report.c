@@ -102,14 +102,11 @@ tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     while (st == TK_OK && (rc = tk_ucir_next(r, &op, err)) > 0) {
         tk_ucir_reader_pos(r, &pos);
         int starts = tk_ucir_replay_starts_instruction(rp, &op);
-        int applied = tk_ucir_replay_apply(rp, &op, &pos, err);
-        if (applied < 0) {
+        if (tk_ucir_replay_apply(rp, &op, &pos, err) < 0) {
             st = err->status;
             break;
         }
-        /* the address is known once the EXEC (spec) or STEP (.uc) is in */
-        int boundary = rp->uc ? op.kind == TK_UCIR_STEP && applied && !rp->in_key : starts;
-        if (count(&rep, rp, &op, boundary) != 0)
+        if (count(&rep, rp, &op, rp_placed(rp, &op, starts)) != 0)
             st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     }
     if (st == TK_OK && rc < 0)
