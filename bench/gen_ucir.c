@@ -215,7 +215,7 @@ static void inflate_only(const char *path)
            (unsigned long long)total, (unsigned long long)frames, size, s, ucir_zlib_library(),
            (double)total / s / 1e6);
     ucir_inflater_free(z);
-    free(buf);
+    ucir_buf_free(buf, cap);
     munmap((void *)d, size);
     close(fd);
 }

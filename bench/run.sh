@@ -21,6 +21,7 @@
 # BENCH_XRAY_BASIC_SIZE, BENCH_XRAY_CMP_SIZE, BENCH_XRAY_LLVM_RUNS (see
 # bench_xray),
 # BENCH_UCIR_SIZE (see bench_ucir),
+# BENCH_CACHESIM_RECORDS, BENCH_CACHESIM_TARGET_MAPS (see bench_cachesim),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
 # BENCH_STRICT=1 (exit 1 on a MISS; by default only the line says so).
 #
@@ -187,6 +188,72 @@ bench_cacheray() {
     echo
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
+    fi
+    bench_cachesim
+}
+
+# The cache simulator on a trace of BENCH_CACHESIM_RECORDS records (default
+# 101M: at least 100 M accesses) from tk-gen-cacheray (two threads: stack,
+# sweeps through typed arrays, random elements, reallocations, a falsely
+# shared line). Measured: tracekit validate (decode only: every record
+# read and checked), tracekit cachesim with one level (L1 32K 8-way 64 B
+# LRU; also with --no-3c) and with three (+ L2 1M 16-way, L3 32M 16-way),
+# every analysis on. Targets: one level at least BENCH_CACHESIM_TARGET_MAPS
+# (default 50) M accesses/s on one core, three levels at least a third of
+# that.
+bench_cachesim() {
+    sim_records=${BENCH_CACHESIM_RECORDS:-101000000}
+    sim_target=${BENCH_CACHESIM_TARGET_MAPS:-50}
+    sim=$work/cachesim-$sim_records.bin
+    echo "== cacheray cachesim"
+    if [ -f "$sim" ] && ! [ "$gen" -nt "$sim" ]; then
+        echo "  reusing $sim"
+    else
+        echo "  generating $sim ($sim_records records)"
+        "$gen" --records "$sim_records" -o "$sim.part" 2>"$tmp.gen" || { cat "$tmp.gen" >&2; exit 1; }
+        mv "$sim.part" "$sim"
+    fi
+    one="--level L1:32K:8:64:lru"
+    three="$one --level L2:1M:16:64:lru --level L3:32M:16:64:lru"
+    # shellcheck disable=SC2086
+    "$tk" cachesim --json $one "$sim" >"$tmp.sim" ||
+        { echo "bench: tracekit cachesim failed" >&2; exit 1; }
+    accesses=$(sed -n 's/^{[^[]*"accesses":\([0-9]*\).*/\1/p' "$tmp.sim")
+    l1miss=$(sed -n 's/.*"miss_rate":\([0-9.e-]*\).*/\1/p' "$tmp.sim")
+    bytes=$(file_size "$sim")
+    cat "$sim" >/dev/null # warm the page cache
+    measure cat cat "$sim"
+    measure decode "$tk" validate "$sim"
+    # shellcheck disable=SC2086
+    measure one "$tk" cachesim $one "$sim"
+    # shellcheck disable=SC2086
+    measure no3c "$tk" cachesim --no-3c $one "$sim"
+    # shellcheck disable=SC2086
+    measure three "$tk" cachesim $three "$sim"
+    echo
+    echo "cachesim: $(human "$bytes"), $accesses accesses (L1 miss rate $l1miss);" \
+         "best of $runs, warm cache${pin:+, $pin}"
+    printf '%-44s %9s %12s %11s %9s\n' command "time s" "M acc/s" "peak RSS" "vs decode"
+    for r in "decode|tracekit validate (decode only)" "one|cachesim, 1 level" \
+             "no3c|cachesim, 1 level, --no-3c" "three|cachesim, 3 levels"; do
+        eval "t=\$t_${r%%|*} m=\$rss_${r%%|*}"
+        awk -v l="${r#*|}" -v n="$accesses" -v t="$t" -v m="$m" -v d="$t_decode" 'BEGIN {
+            printf "%-44s %9.3f %12.1f %7.1f MiB %8.2fx\n", l, t, n / t / 1e6, m / 1024, d / t }'
+    done
+    echo
+    maps=$(awk -v n="$accesses" -v t="$t_one" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+    share=$(awk -v a="$t_one" -v b="$t_three" 'BEGIN { printf "%.2f", a / b }')
+    fast=$(awk -v m="$maps" -v t="$sim_target" 'BEGIN { print (m >= t) ? 1 : 0 }')
+    deep=$(awk -v s="$share" 'BEGIN { print (s >= 1 / 3) ? 1 : 0 }')
+    if [ "$fast" = 1 ] && [ "$deep" = 1 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word cacheray cachesim: 1 level $maps M accesses/s $([ "$fast" = 1 ] && echo '>=' || echo '<')"
+    line="$line $sim_target on one core; 3 levels at ${share}x of 1 level (target >= 0.33)"
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
+    if [ "${BENCH_CLEAN:-0}" = 1 ]; then
+        rm -f "$sim"
     fi
 }
 

@@ -4,7 +4,7 @@
 set -eu
 
 want="cmake make gcc pkg-config libbsd-dev libelf-dev libdw-dev libiberty-dev libyaml-dev"
-want="$want zlib1g-dev libdeflate-dev libsnappy-dev"
+want="$want zlib1g-dev libdeflate-dev libsnappy-dev libcapstone-dev libjansson-dev"
 for role in "$@"; do
     case "$role" in
     build) ;;

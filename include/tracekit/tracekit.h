@@ -13,6 +13,7 @@
 #include <tracekit/output.h>
 #include <tracekit/format.h>
 #include <tracekit/cacheray.h>
+#include <tracekit/cachesim.h>
 #include <tracekit/casemate.h>
 #include <tracekit/casemate_check.h>
 #include <tracekit/ucir.h>

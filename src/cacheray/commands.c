@@ -6,6 +6,7 @@
 #include <tracekit/format.h>
 
 #include "cacheray/cacheray_int.h"
+#include "cacheray/sim_int.h"
 #include "core/bytes.h"
 #include "core/format_ops.h"
 #include "core/hashmap.h"
@@ -243,5 +244,6 @@ const struct tk_format tk_fmt_cacheray = {
     .dump = cr_dump,
     .validate = cr_validate,
     .convert = cr_convert,
+    .report = tk_cr_sim_report,
     .targets = cr_targets,
 };

@@ -102,6 +102,7 @@ int cmd_stack(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_bbm(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_cachesim(int argc, char **argv);
 
 #endif
 

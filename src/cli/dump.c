@@ -14,7 +14,11 @@ static const char help[] =
     "  --limit N         print at most N records\n"
     "  --records raw|logical\n"
     "                    XRay FDR: raw records as llvm-xray fdr-dump prints\n"
-    "                    them (default), or expanded calls with absolute TSCs\n" CLI_COMMON_HELP;
+    "                    them (default), or expanded calls with absolute TSCs\n"
+    "  --records instructions|raw\n"
+    "                    UCIR: a per-instruction listing with disassembly and\n"
+    "                    each instruction's effects (default; --skip/--limit\n"
+    "                    count instructions), or the records as they are\n" CLI_COMMON_HELP;
 
 static int extra(cli *c, int opt, const char *arg)
 {

@@ -21,6 +21,7 @@ static const command commands[] = {
     {"graph", cmd_graph, "XRay: function call graph (DOT) with call statistics"},
     {"bbm", cmd_bbm, "casemate: break-before-make and locking check of a log"},
     {"replay", cmd_replay, "UCIR: machine state at any instruction; memory and register history"},
+    {"cachesim", cmd_cachesim, "Cacheray: cache simulation per level, type, field and thread"},
 };
 
 static void usage(FILE *out)

@@ -149,6 +149,21 @@ void *tk_map_find_u64(const tk_map *m, uint64_t key)
     }
 }
 
+void *tk_map_find_str(const tk_map *m, const char *key, size_t len)
+{
+    if (!m->nslots)
+        return NULL;
+    uint64_t h = tk_hash_bytes(key, len);
+    for (size_t s = h & (m->nslots - 1);; s = (s + 1) & (m->nslots - 1)) {
+        uint32_t e = m->slots[s];
+        if (!e)
+            return NULL;
+        size_t i = e - 1;
+        if (m->hashes[i] == h && m->skey_len[i] == len && memcmp(m->skeys[i], key, len) == 0)
+            return tk_map_value(m, i);
+    }
+}
+
 void *tk_map_str(tk_map *m, const char *key, size_t len)
 {
     return lookup(m, tk_hash_bytes(key, len), 0, key ? key : "", len);

@@ -25,8 +25,9 @@ void tk_map_free(tk_map *m);
 /* Value for the key, created zeroed if new; NULL on allocation failure. */
 void *tk_map_u64(tk_map *m, uint64_t key);
 void *tk_map_str(tk_map *m, const char *key, size_t len);
-/* Value for the key of a u64 map, or NULL when absent (never creates). */
+/* Value for the key, or NULL when absent (never creates). */
 void *tk_map_find_u64(const tk_map *m, uint64_t key);
+void *tk_map_find_str(const tk_map *m, const char *key, size_t len);
 /* Entry i (0 <= i < m->n) in insertion order. */
 static inline void *tk_map_value(const tk_map *m, size_t i)
 {

@@ -29,7 +29,7 @@ tk_status tk_ucir_cmd_options(const tk_options *o, tk_ucir_reader_options *ro, t
     return TK_OK;
 }
 
-static tk_ucir_reader *open_reader(tk_input *in, const tk_options *o, tk_error *err)
+tk_ucir_reader *tk_ucir_cmd_open(tk_input *in, const tk_options *o, tk_error *err)
 {
     tk_ucir_reader_options ro;
     if (tk_ucir_cmd_options(o, &ro, err) != TK_OK)
@@ -63,15 +63,20 @@ static void hex_field(tk_sink *s, const char *key, const uint8_t *d, uint64_t n,
         free(buf);
 }
 
+const char *ucir_prot_text(uint8_t prot, char buf[8])
+{
+    snprintf(buf, 8, "%c%c%c%s", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
+             prot & 4 ? 'x' : '-', prot & ~7 ? "+" : "");
+    return buf;
+}
+
 static void prot_field(tk_sink *s, uint8_t prot)
 {
     char p[8];
-    snprintf(p, sizeof p, "%c%c%c%s", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
-             prot & 4 ? 'x' : '-', prot & ~7 ? "+" : "");
     if (tk_sink_get_style(s) == TK_SINK_JSON)
         tk_sink_u64(s, "prot", prot, 0);
     else
-        tk_sink_cstr(s, "prot", p, 0);
+        tk_sink_cstr(s, "prot", ucir_prot_text(prot, p), 0);
 }
 
 static void reg_fields(tk_sink *s, const tk_ucir_header *h, uint32_t reg, int json)
@@ -86,11 +91,10 @@ static void reg_fields(tk_sink *s, const tk_ucir_header *h, uint32_t reg, int js
     }
 }
 
-void tk_ucir_sink_op(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
-                     const tk_ucir_pos *pos)
+void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
+                            const tk_ucir_pos *pos)
 {
     int json = tk_sink_get_style(s) == TK_SINK_JSON;
-    tk_sink_record_begin(s);
     tk_sink_u64(s, "i", pos->record, TK_SINK_BARE);
     if (json) {
         if (pos->frame == TK_NO_RECORD)
@@ -188,34 +192,14 @@ void tk_ucir_sink_op(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
     default:
         break;
     }
-    tk_sink_record_end(s);
 }
 
-static tk_status uc_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+void tk_ucir_sink_op(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
+                     const tk_ucir_pos *pos)
 {
-    uint64_t skip, limit;
-    if (tk_options_get_u64(o, "skip", 0, &skip, err) != TK_OK ||
-        tk_options_get_u64(o, "limit", UINT64_MAX, &limit, err) != TK_OK)
-        return err->status;
-    if (limit == 0) /* nothing to show: not even the header is read */
-        return TK_OK;
-    tk_ucir_reader *r = open_reader(in, o, err);
-    if (!r)
-        return err->status;
-    const tk_ucir_header *h = tk_ucir_reader_header(r);
-    tk_ucir_op op;
-    tk_ucir_pos pos;
-    int rc = 0;
-    uint64_t shown = 0;
-    while (shown < limit && (rc = tk_ucir_next(r, &op, err)) > 0) {
-        tk_ucir_reader_pos(r, &pos);
-        if (pos.record < skip)
-            continue;
-        tk_ucir_sink_op(s, h, &op, &pos);
-        shown++;
-    }
-    tk_ucir_reader_free(r);
-    return shown < limit && rc < 0 ? err->status : TK_OK;
+    tk_sink_record_begin(s);
+    tk_ucir_sink_op_fields(s, h, op, pos);
+    tk_sink_record_end(s);
 }
 
 /* ------------------------------------------------------------ validate */
@@ -297,7 +281,7 @@ static tk_status validate_records(tk_ucir_reader *r, tk_sink *s, uint64_t *nwarn
 static tk_status uc_validate(tk_input *in, const tk_options *o, tk_sink *s, uint64_t *nwarnings,
                              tk_error *err)
 {
-    tk_ucir_reader *r = open_reader(in, o, err);
+    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
     if (!r)
         return err->status;
     tk_status st = tk_ucir_reader_header(r)->variant == TK_UCIR_SPEC
@@ -348,7 +332,7 @@ static tk_status to_ucir(tk_ucir_reader *r, const tk_options *o, FILE *out, tk_e
 static tk_status uc_convert(tk_input *in, const tk_options *o, const char *target, FILE *out,
                             tk_error *err)
 {
-    tk_ucir_reader *r = open_reader(in, o, err);
+    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
     if (!r)
         return err->status;
     tk_status st;
@@ -407,7 +391,7 @@ const struct tk_format tk_fmt_ucir = {
     .description = "Usercorn replay trace, 2016 spec (big-endian, zlib frames)",
     .probe = probe_spec,
     .info = tk_ucir_info_cmd,
-    .dump = uc_dump,
+    .dump = tk_ucir_dump,
     .validate = uc_validate,
     .convert = uc_convert,
     .report = tk_ucir_report,
@@ -419,7 +403,7 @@ const struct tk_format tk_fmt_usercorn = {
     .description = "usercorn .uc trace (Snappy stream, little-endian ops)",
     .probe = probe_uc,
     .info = tk_ucir_info_cmd,
-    .dump = uc_dump,
+    .dump = tk_ucir_dump,
     .validate = uc_validate,
     .convert = uc_convert,
     .report = tk_ucir_report,

@@ -69,7 +69,7 @@ unsigned ucir_frames_threads(const ucir_frames *f) { return f->workers + 1; }
 static void decode(slot *s, ucir_inflater *z, uint64_t limit)
 {
     if (s->dcap > SHRINK_ABOVE && s->last_len < s->dcap / 4) {
-        free(s->dbuf);
+        ucir_buf_free(s->dbuf, s->dcap);
         s->dbuf = NULL;
         s->dcap = 0;
     }
@@ -161,7 +161,7 @@ void ucir_frames_free(ucir_frames *f)
     if (f->slots) {
         for (unsigned i = 0; i < f->nslots; i++) {
             free(f->slots[i].cbuf);
-            free(f->slots[i].dbuf);
+            ucir_buf_free(f->slots[i].dbuf, f->slots[i].dcap);
         }
     }
     free(f->slots);

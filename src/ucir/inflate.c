@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hugemem.h"
 #include "ucir/ucir_int.h"
 
 #ifdef TK_HAVE_LIBDEFLATE
@@ -15,17 +16,39 @@
 /* First guess of an inflated size when the buffer is empty. */
 #define MIN_GUESS ((size_t)64 << 10)
 
+/* Buffers this large are backed by huge pages (core/hugemem.h): frames
+ * are inflated into fresh buffers of about a MiB by every reader, and
+ * their first touch a page fault per 4 KiB would cost milliseconds. */
+#define HUGE_BUF ((size_t)256 << 10)
+
+void ucir_buf_free(uint8_t *buf, size_t cap)
+{
+    if (buf && cap + UCIR_SLACK >= HUGE_BUF)
+        tk_huge_free(buf, cap + UCIR_SLACK);
+    else
+        free(buf);
+}
+
 /* Inflate buffers get UCIR_SLACK bytes past their capacity (the scan's
- * overread); deflate buffers do not need them but do not mind. */
+ * overread); deflate buffers do not need them but do not mind. The
+ * content is kept (zlib grows the buffer in the middle of a stream). */
 static int grow(uint8_t **buf, size_t *cap, size_t want)
 {
-    if (want > SIZE_MAX - UCIR_SLACK)
+    if (want > SIZE_MAX - UCIR_SLACK - TK_HUGE_PAGE)
         return -1;
-    uint8_t *nb = realloc(*buf, want + UCIR_SLACK);
+    size_t bytes = want + UCIR_SLACK;
+    int huge = bytes >= HUGE_BUF;
+    if (huge)
+        bytes = (bytes + TK_HUGE_PAGE - 1) & ~(TK_HUGE_PAGE - 1);
+    uint8_t *nb = huge ? tk_huge_alloc(bytes) : malloc(bytes);
     if (!nb)
         return -1;
+    if (*buf) {
+        memcpy(nb, *buf, *cap < want ? *cap : want);
+        ucir_buf_free(*buf, *cap);
+    }
     *buf = nb;
-    *cap = want;
+    *cap = bytes - UCIR_SLACK;
     return 0;
 }
 

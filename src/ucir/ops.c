@@ -8,6 +8,11 @@
 #include "core/bytes.h"
 #include "ucir/ucir_int.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define SCAN_AVX2 1
+#endif
+
 static const char *const spec_names[UCIR_SPEC_OPS] = {
     "OP_NOP", "OP_FRAME", "OP_EXEC_ABS", "OP_EXEC_REL", "OP_REG_CHANGE", "OP_SPREG_CHANGE",
     "OP_MEM_READ", "OP_MEM_WRITE", "OP_MEM_MAP", "OP_MEM_UNMAP", "OP_SYSCALL", "OP_EXIT"};
@@ -123,13 +128,118 @@ COLD static size_t scan_syscall(const uint8_t *d, size_t n, size_t pos, uint64_t
     return at;
 }
 
+#ifdef SCAN_AVX2
+/* The scan's fast path (x86-64 with AVX2), for the bulk of a frame. The
+ * plain loop below is one dependency chain through `pos` of about ten
+ * cycles an op: load the id, derive the length, add. Here the length of
+ * the op that would start at each byte of a block is worked out before,
+ * 32 offsets at a time and off that chain, so the chain is only a load of
+ * that length and an add (about half the cycles). The next block's lengths
+ * are computed a chunk per step of the chase, where that work hides in
+ * the chase's latency. A length of 0 means "ask simple_len or
+ * scan_syscall": OP_FRAME, SPREG, SYSCALL, unknown ids and memory ops
+ * larger than 238 bytes, so every length from the table is at most 255
+ * and fits (blocks end FAST_TAIL bytes before the end). Errors and the
+ * frame's end are left to the plain loop. */
+#define FAST_BLOCK 1024
+#define FAST_TAIL 256
+#define AVX2 __attribute__((target("avx2")))
+
+/* Lengths of the ops that would start at q[0..31] (reads q[0..47]). */
+AVX2 static inline __m256i fast_lens(const uint8_t *q)
+{
+    const __m256i len_of_id = _mm256_setr_epi8(1, 0, 13, 5, 11, 0, 0, 0, 14, 13, 0, 1, 0, 0, 0, 0,
+                                               1, 0, 13, 5, 11, 0, 0, 0, 14, 13, 0, 1, 0, 0, 0, 0);
+#define AT(k) _mm256_loadu_si256((const __m256i *)(q + (k)))
+    __m256i id = AT(0);
+    /* ids 16..127 are cut here, ids past 127 by the shuffle itself */
+    __m256i len = _mm256_andnot_si256(_mm256_cmpgt_epi8(id, _mm256_set1_epi8(15)),
+                                      _mm256_shuffle_epi8(len_of_id, id));
+    __m256i mem = _mm256_cmpeq_epi8(_mm256_or_si256(id, _mm256_set1_epi8(1)), _mm256_set1_epi8(7));
+    /* MEM_READ / MEM_WRITE: the size (u64 at +9) is its last byte, <= 238 */
+    __m256i high = _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(AT(9), AT(10)),
+                                                   _mm256_or_si256(AT(11), AT(12))),
+                                   _mm256_or_si256(_mm256_or_si256(AT(13), AT(14)), AT(15)));
+    __m256i size = AT(16);
+#undef AT
+    mem = _mm256_and_si256(mem, _mm256_cmpeq_epi8(high, _mm256_setzero_si256()));
+    mem = _mm256_and_si256(mem, _mm256_cmpeq_epi8(_mm256_min_epu8(size, _mm256_set1_epi8((char)238)), size));
+    return _mm256_or_si256(len, _mm256_and_si256(mem, _mm256_add_epi8(size, _mm256_set1_epi8(17))));
+}
+
+/* Top-level ops from *pos up to the first bad one, near the end or the
+ * `room`-th: returns their number (SIZE_MAX, s filled, for a bad SYSCALL),
+ * *pos after them, their records added to *recs. Needs n - *pos >=
+ * FAST_BLOCK + FAST_TAIL and the frame's first EXEC known. */
+AVX2 static size_t scan_fast(const uint8_t *d, size_t n, size_t *pos, uint64_t *recs, size_t room,
+                             ucir_scan *s)
+{
+    uint64_t nested = 0;
+    /* two blocks in turn; the third row is room for lp to step past the
+     * second (a step is below FAST_BLOCK: longer ones return) */
+    _Alignas(32) uint8_t lens[3][FAST_BLOCK];
+    size_t base = *pos, k = 0, blk = 0;
+    const size_t last = n - FAST_BLOCK - FAST_TAIL; /* the last block's start */
+    for (int c = 0; c < FAST_BLOCK; c += 32)
+        _mm256_store_si256((__m256i *)(lens[0] + c), fast_lens(d + base + c));
+    const uint8_t *lp = lens[0]; /* lens of the block at base, at pos */
+    for (;;) {
+        const uint8_t *cur = lens[blk & 1], *end = cur + FAST_BLOCK;
+        uint8_t *next = lens[(blk + 1) & 1];
+        const uint8_t *src = d + base + FAST_BLOCK;
+        int more = base + FAST_BLOCK <= last;
+        int c = more ? 0 : FAST_BLOCK; /* bytes of the next block done */
+        while (lp < end && k < room) {
+            size_t len = *lp;
+            if (__builtin_expect(!len, 0)) {
+                size_t at = base + (size_t)(lp - cur);
+                len = simple_len(d + at, n - at);
+                if (!len) {
+                    if (d[at] != 10)
+                        goto out;
+                    size_t to = scan_syscall(d, n, at, *recs + k + nested, s);
+                    if (to == SIZE_MAX)
+                        return SIZE_MAX;
+                    nested += tk_ld16(d + at + 13, 1);
+                    len = to - at;
+                }
+                if (len >= FAST_BLOCK) {
+                    *pos = at + len;
+                    *recs += k + 1 + nested;
+                    return k + 1;
+                }
+            }
+            lp += len;
+            k++;
+            if (c < FAST_BLOCK) {
+                _mm256_store_si256((__m256i *)(next + c), fast_lens(src + c));
+                c += 32;
+            }
+        }
+        if (!more || k >= room)
+            goto out;
+        for (; c < FAST_BLOCK; c += 32)
+            _mm256_store_si256((__m256i *)(next + c), fast_lens(src + c));
+        lp = next + (lp - end);
+        base += FAST_BLOCK;
+        blk++;
+    }
+out:
+    *pos = base + (size_t)(lp - lens[blk & 1]);
+    *recs += k + nested;
+    return k;
+}
+#endif
+
 /* The hot loop is one dependency chain through `pos` (an op's length
  * depends on its id, loaded at pos): lengths and classes come from
  * constants shifted in registers rather than from tables, the size of a
  * memory op is added through a mask rather than a branch (the body has
  * UCIR_SLACK readable bytes past its end for that load), and ids past 11
  * (whose shifts give garbage) go to the slow path with everything else
- * rare. */
+ * rare. With AVX2, scan_fast above takes the bulk of a frame once its
+ * first EXEC is known; this loop does the rest and reports the errors
+ * (but a bad SYSCALL's, from the same scan_syscall there). */
 int ucir_scan_spec(const uint8_t *d, size_t n, uint32_t op_count, ucir_scan *s)
 {
     size_t pos = 0;
@@ -143,6 +253,16 @@ int ucir_scan_spec(const uint8_t *d, size_t n, uint32_t op_count, ucir_scan *s)
     while (pos < n) {
         if (__builtin_expect(ops == op_count, 0))
             return fail(s, pos, recs, "frame data goes on after its %u ops (op_count)", op_count);
+#ifdef SCAN_AVX2
+        if (first && n - pos >= FAST_BLOCK + FAST_TAIL && __builtin_cpu_supports("avx2")) {
+            size_t k = scan_fast(d, n, &pos, &recs, op_count - ops, s);
+            if (k == SIZE_MAX)
+                return -1;
+            ops += (uint32_t)k;
+            if (pos >= n || ops == op_count)
+                continue;
+        }
+#endif
         const uint8_t *p = d + pos;
         unsigned id = p[0];
         if (__builtin_expect(!first, 0) && (id == 2 || id == 3)) {

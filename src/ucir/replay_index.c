@@ -306,7 +306,7 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
     free(tmp);
     tk_ucir_replay_free(rp);
     ucir_deflater_free(b.z);
-    free(b.zbuf);
+    ucir_buf_free(b.zbuf, b.zcap);
     free(b.checks);
     free(b.pages);
     return st;
@@ -379,7 +379,7 @@ void tk_ucir_index_close(tk_ucir_index *ix)
     if (ix->map)
         munmap((void *)ix->map, ix->size);
     ucir_inflater_free(ix->z);
-    free(ix->zbuf);
+    ucir_buf_free(ix->zbuf, ix->zcap);
     free(ix);
 }
 

@@ -18,6 +18,8 @@ typedef struct rp_page {
     uint8_t data[RP_PAGE];
     uint64_t known[RP_PAGE / 64]; /* bit per byte: it has a value */
     int dirty;                    /* changed since the last checkpoint */
+    int pending;                  /* the base's bytes are not merged in yet:
+                                     the page holds only this replay's */
 } rp_page;
 
 /* Where pages not yet touched by this replay come from (a checkpoint):
@@ -37,12 +39,14 @@ typedef struct rp_mem {
     rp_base base;          /* .load NULL: none */
     uint64_t *dirty;       /* page numbers of dirty pages */
     size_t ndirty, dirty_cap;
+    struct rp_slab *slabs; /* where pages are carved from */
 } rp_mem;
 
 void rp_mem_init(rp_mem *m);
 void rp_mem_free(rp_mem *m);
-/* The page, created (from the base, else empty) when `create`; NULL when
- * absent and not created, or out of memory when created (-1 in *oom). */
+/* The page with every byte known so far (the base's merged in), created
+ * (from the base, else empty) when `create`; NULL when absent and not
+ * created, or on error (-1 in *oom). */
 rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom);
 /* Give bytes values; 0 or -1 out of memory. */
 int rp_mem_store(rp_mem *m, uint64_t addr, const uint8_t *data, uint64_t len);

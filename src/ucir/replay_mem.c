@@ -1,11 +1,58 @@
 /* Sparse replay memory: 4 KiB pages with a "has a value" bit per byte,
- * created on first touch. After a seek, untouched pages come from the
- * checkpoint index on first use (copy on first touch), so a seek restores
- * only the memory it needs. */
+ * created on first touch. After a seek, pages come from the checkpoint
+ * index on first read, so a seek restores only the memory it needs; a
+ * write to a page not read yet only records its bytes, and the base's
+ * are merged under them when the page is first read (a seek's replay
+ * writes to many pages it never reads). */
 #include <stdlib.h>
 #include <string.h>
-
+#include "core/hugemem.h"
 #include "ucir/replay_int.h"
+
+/* Pages come from slabs: a small first one (most replays touch a few
+ * pages), then 2 MiB ones backed by a huge page where the kernel offers
+ * them: a malloc per page took a page fault per 4 KiB touched (tens of
+ * microseconds each in some virtual machines: most of a seek's time).
+ * Pages are never freed one by one. */
+#define FIRST_SLAB_PAGES 8
+
+typedef struct rp_slab {
+    struct rp_slab *next;
+    size_t used, cap;
+    rp_page pages[];
+} rp_slab;
+
+static size_t slab_bytes(size_t pages)
+{
+    return sizeof(rp_slab) + pages * sizeof(rp_page);
+}
+
+static rp_page *page_alloc(rp_mem *m)
+{
+    rp_slab *s = m->slabs;
+    if (!s || s->used == s->cap) {
+        size_t cap = (TK_HUGE_PAGE - sizeof(rp_slab)) / sizeof(rp_page);
+        s = m->slabs ? tk_huge_alloc(TK_HUGE_PAGE) /* zeroed */
+                     : calloc(1, slab_bytes(cap = FIRST_SLAB_PAGES));
+        if (!s)
+            return NULL;
+        s->cap = cap;
+        s->next = m->slabs;
+        m->slabs = s;
+    }
+    return &s->pages[s->used++];
+}
+
+static void slabs_free(rp_slab *s)
+{
+    for (rp_slab *next; s; s = next) {
+        next = s->next;
+        if (next)
+            tk_huge_free(s, TK_HUGE_PAGE);
+        else
+            free(s); /* the first, small one */
+    }
+}
 
 void rp_mem_init(rp_mem *m)
 {
@@ -16,8 +63,7 @@ void rp_mem_init(rp_mem *m)
 
 void rp_mem_free(rp_mem *m)
 {
-    for (size_t i = 0; i < m->pages.n; i++)
-        free(*(rp_page **)tk_map_value(&m->pages, i));
+    slabs_free(m->slabs);
     tk_map_free(&m->pages);
     free(m->dirty);
     memset(m, 0, sizeof *m);
@@ -40,7 +86,30 @@ static int mark_dirty(rp_mem *m, uint64_t pn, rp_page *p)
     return 0;
 }
 
-rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom)
+/* The base's bytes under the ones this replay gave the page. */
+static int merge_base(rp_mem *m, uint64_t pn, rp_page *p)
+{
+    rp_page base;
+    int rc = m->base.load(m->base.ctx, pn, &base);
+    if (rc < 0)
+        return -1;
+    p->pending = 0;
+    if (rc == 0)
+        return 0;
+    for (size_t w = 0; w < RP_PAGE / 64; w++) {
+        uint64_t mine = p->known[w];
+        if (mine == ~(uint64_t)0)
+            continue;
+        for (size_t i = 0; i < 64; i++)
+            if (!(mine >> i & 1))
+                p->data[w * 64 + i] = base.data[w * 64 + i];
+        p->known[w] = mine | base.known[w];
+    }
+    return 0;
+}
+
+/* The page as stored (maybe pending), created empty when `create`. */
+static rp_page *page_slot(rp_mem *m, uint64_t pn, int create, int *oom)
 {
     if (pn == m->last_pn)
         return m->last;
@@ -49,33 +118,47 @@ rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom)
         m->last_pn = pn;
         return m->last = *slot;
     }
-    rp_page tmp, *from_base = NULL;
-    if (m->base.load) {
-        int rc = m->base.load(m->base.ctx, pn, &tmp);
-        if (rc < 0) {
-            *oom = -1;
-            return NULL;
-        }
-        if (rc == 1)
-            from_base = &tmp;
-    }
-    if (!create && !from_base)
+    if (!create)
         return NULL;
-    rp_page *p = malloc(sizeof *p);
+    rp_page *p = page_alloc(m); /* first: a slot must never hold NULL */
     slot = p ? tk_map_u64(&m->pages, pn) : NULL;
     if (!slot) {
-        free(p);
         *oom = -1;
         return NULL;
     }
-    if (from_base)
-        memcpy(p, from_base, sizeof *p);
-    else
-        memset(p, 0, sizeof *p);
-    p->dirty = 0;
+    p->pending = m->base.load != NULL;
     *slot = p;
     m->last_pn = pn;
     return m->last = p;
+}
+
+rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom)
+{
+    rp_page *p = page_slot(m, pn, 0, oom);
+    if (p) {
+        if (p->pending && merge_base(m, pn, p) != 0) {
+            *oom = -1;
+            return NULL;
+        }
+        return p;
+    }
+    /* not touched yet: the base's version, if it has one */
+    rp_page tmp;
+    int rc = m->base.load ? m->base.load(m->base.ctx, pn, &tmp) : 0;
+    if (rc < 0) {
+        *oom = -1;
+        return NULL;
+    }
+    if (rc == 0 && !create)
+        return NULL;
+    p = page_slot(m, pn, 1, oom);
+    if (p && rc == 1) {
+        memcpy(p->data, tmp.data, RP_PAGE);
+        memcpy(p->known, tmp.known, sizeof p->known);
+    }
+    if (p)
+        p->pending = 0;
+    return p;
 }
 
 /* Set (value != NULL) or clear the known bits of [off, off + n) in p. */
@@ -95,7 +178,7 @@ int rp_mem_store(rp_mem *m, uint64_t addr, const uint8_t *data, uint64_t len)
         uint64_t pn = addr >> RP_PAGE_SHIFT, off = addr & (RP_PAGE - 1);
         uint64_t n = RP_PAGE - off < len ? RP_PAGE - off : len;
         int oom = 0;
-        rp_page *p = rp_mem_page(m, pn, 1, &oom);
+        rp_page *p = page_slot(m, pn, 1, &oom);
         if (!p || mark_dirty(m, pn, p) != 0)
             return -1;
         memcpy(p->data + off, data, n);

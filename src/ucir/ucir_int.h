@@ -56,6 +56,10 @@ enum { UCIR_Z_OK = 0, UCIR_Z_CORRUPT, UCIR_Z_TOO_BIG, UCIR_Z_TRAILING, UCIR_Z_NO
 int ucir_inflate(ucir_inflater *z, const uint8_t *src, size_t n, uint8_t **buf, size_t *cap,
                  size_t *out, uint64_t limit, size_t *trailing);
 
+/* Free a buffer grown by ucir_inflate or ucir_deflate (cap: as they left
+ * it). */
+void ucir_buf_free(uint8_t *buf, size_t cap);
+
 typedef struct ucir_deflater ucir_deflater;
 ucir_deflater *ucir_deflater_new(int level);
 void ucir_deflater_free(ucir_deflater *z);
@@ -120,9 +124,17 @@ tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_err
 tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 /* Reader options from the command options (threads, max-frame). */
 tk_status tk_ucir_cmd_options(const tk_options *o, tk_ucir_reader_options *ro, tk_error *err);
-/* One dump record. */
+/* A reader with the command options. */
+tk_ucir_reader *tk_ucir_cmd_open(tk_input *in, const tk_options *o, tk_error *err);
+/* One dump record, or just its fields (inside a record the caller opened). */
 void tk_ucir_sink_op(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
                      const tk_ucir_pos *pos);
+void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
+                            const tk_ucir_pos *pos);
+/* "r-x" (and "+" for other bits) into buf. */
+const char *ucir_prot_text(uint8_t prot, char buf[8]);
+/* `tracekit dump`: the per-instruction listing, or records (dump.c). */
+tk_status tk_ucir_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 
 /* Validate's warnings, checked per record or per frame scan. */
 typedef enum ucir_warning {

@@ -246,7 +246,7 @@ tk_status tk_ucir_writer_free(tk_ucir_writer *w, tk_error *err)
         st = io_error(w, err);
     ucir_deflater_free(w->z);
     free(w->body);
-    free(w->cbuf);
+    ucir_buf_free(w->cbuf, w->ccap);
     free(w);
     return st;
 }

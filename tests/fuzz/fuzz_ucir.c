@@ -187,7 +187,8 @@ static uint64_t count_warnings(const recs *r)
 /* The replay engine: a full replay applies every record read; a second
  * one stopped half way is at the instruction asked for; state queries
  * answer within what the replay saw. */
-static void check_replay(const uint8_t *data, size_t size, const recs *one)
+/* Replays the whole trace and to its middle; returns its instructions. */
+static uint64_t check_replay(const uint8_t *data, size_t size, const recs *one)
 {
     uint64_t total = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -229,31 +230,55 @@ static void check_replay(const uint8_t *data, size_t size, const recs *one)
         tk_ucir_reader_free(r);
         tk_input_close(in);
     }
+    return total;
 }
 
-/* report replays everything: it succeeds exactly when reading does, and
- * its JSON is one well-formed line. */
-static void check_report(const uint8_t *data, size_t size, const recs *one)
+/* Run a replaying command (report, the dump listing) on the input: its
+ * status, and the lines it wrote. */
+static tk_status run_replaying(const uint8_t *data, size_t size, const recs *one, int report,
+                               tk_sink_style style, size_t *lines)
 {
     tk_error err;
     tk_input *in = tk_input_from_memory(data, size, "fuzz-input", &err);
     TKF_CHECK(in != NULL, "input");
     tkf_memfile m;
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, TK_SINK_JSON);
+    tk_sink *s = tk_sink_new(m.fp, style);
     TKF_CHECK(s != NULL, "sink");
     const tk_format *f = tk_format_find(one->h.variant == TK_UCIR_SPEC ? "ucir" : "usercorn");
-    tk_status st = tk_report(f, in, NULL, s, &err);
+    tk_status st = report ? tk_report(f, in, NULL, s, &err) : tk_dump(f, in, NULL, s, &err);
     tk_error ferr;
     TKF_CHECK(tk_sink_finish(s, &ferr) == TK_OK, "sink finish");
     tk_sink_free(s);
     tkf_memfile_close(&m);
-    TKF_CHECK(st == (one->rc == 0 ? TK_OK : TK_EMALFORMED), "report returned %d (reading %d)",
-              (int)st, one->rc);
-    if (st == TK_OK)
-        TKF_CHECK(tkf_check_json_lines(m.buf, m.len) == 1, "report is not one JSON line");
+    *lines = style == TK_SINK_JSON ? (size_t)tkf_check_json_lines(m.buf, m.len) : 0;
+    for (size_t i = 0; style == TK_SINK_TEXT && i < m.len; i++)
+        *lines += m.buf[i] == '\n';
     tkf_memfile_free(&m);
     tk_input_close(in);
+    return st;
+}
+
+/* report and the dump listing replay everything: they succeed exactly
+ * when reading does; report's JSON is one line, the JSON listing has one
+ * object per record read, the text listing at least one line per
+ * instruction. */
+static void check_replaying(const uint8_t *data, size_t size, const recs *one,
+                            uint64_t instructions)
+{
+    tk_status want = one->rc == 0 ? TK_OK : TK_EMALFORMED;
+    size_t lines;
+    tk_status st = run_replaying(data, size, one, 1, TK_SINK_JSON, &lines);
+    TKF_CHECK(st == want, "report returned %d (reading %d)", (int)st, one->rc);
+    TKF_CHECK(st != TK_OK || lines == 1, "report is not one JSON line");
+    st = run_replaying(data, size, one, 0, TK_SINK_JSON, &lines);
+    TKF_CHECK(st == want, "dump --json returned %d (reading %d)", (int)st, one->rc);
+    TKF_CHECK(lines == one->n, "dump --json wrote %zu objects for %zu records", lines, one->n);
+    st = run_replaying(data, size, one, 0, TK_SINK_TEXT, &lines);
+    TKF_CHECK(st == want, "dump returned %d (reading %d)", (int)st, one->rc);
+    TKF_CHECK(st != TK_OK || lines >= instructions,
+              "the listing has %zu lines for %llu instructions", lines,
+              (unsigned long long)instructions);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -276,12 +301,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (one.rc != -2 && one.h.variant == TK_UCIR_SPEC)
         check_writer(&one);
     if (one.rc != -2) {
-        check_replay(data, size, &one);
-        check_report(data, size, &one);
+        uint64_t instructions = check_replay(data, size, &one);
+        check_replaying(data, size, &one, instructions);
     }
 
     tkf_expect ex = {one.rc == 0, one.n, count_warnings(&one), 0};
-    static const char *const kv[] = {"threads", "2", NULL};
+    static const char *const kv[] = {"threads", "2", "records", "raw", NULL};
     int uc = one.rc != -2 && one.h.variant == TK_UCIR_USERCORN;
     tkf_run_commands(uc ? "usercorn" : "ucir", data, size, kv, &ex);
     recs_free(&one);

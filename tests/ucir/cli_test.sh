@@ -45,16 +45,38 @@ grep -q '^instructions: 17$' "$tmp/out" || fail "info instructions"
 run 0 info --json "$hello"
 grep -q '"arch":"x86_64","os":"linux","frames":3,"keyframes":1,"records":50,' "$tmp/out" ||
     fail "info --json: $(cat "$tmp/out")"
-run 0 dump --skip 44 --limit 2 "$hello"
+run 0 dump --records raw --skip 44 --limit 2 "$hello"
 cat >"$tmp/want" <<'EOF'
 44 f2+0x71 syscall num=1 ret=0x7 args=0x1,0x7fffef00,0x7 ops=2
 45 f2+0x98 mem_read depth=1 addr=0x7fffef00 size=7 data=73756d3d31300a
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "dump --skip 44 --limit 2: $(cat "$tmp/out")"
 run 0 dump --json --skip 6 --limit 1 "$hello"
-expect_out '{"i":6,"frame":0,"frame_offset":80,"offset":134,"kind":"reg_change","depth":0,"reg":44,"name":"rsp","value":2147479552}'
-"$tk" dump --threads 1 "$hello" >"$tmp/t1" || fail "dump --threads 1"
-"$tk" dump --threads 3 "$hello" >"$tmp/t3" || fail "dump --threads 3"
+expect_out '{"i":6,"frame":0,"frame_offset":80,"offset":134,"kind":"reg_change","depth":0,"reg":44,"name":"rsp","value":2147479552,"insn":null}'
+run 0 dump --json --skip 10 --limit 1 "$hello"
+expect_out '{"i":10,"frame":1,"frame_offset":186,"offset":24,"kind":"exec_rel","depth":0,"size":7,"insn":1,"pc":4194307,"disasm":"lea rsi, [rip + 0xff6]"}'
+"$tk" dump --json "$hello" >"$tmp/all.jsonl" || fail "dump --json"
+[ "$(wc -l <"$tmp/all.jsonl")" -eq 50 ] || fail "dump --json printed $(wc -l <"$tmp/all.jsonl") lines, wanted 50"
+# the per-instruction listing: code from the setup's memory writes, disassembled
+run 0 dump --skip 3 --limit 2 "$hello"
+cat >"$tmp/want" <<'EOF'
+3       0x40000f     480306                  add rax, qword ptr [rsi]
+        read  0x401000 [8] 0100000000000000
+        rax = 0x1
+4       0x400012     4883c608                add rsi, 8
+        rsi = 0x401008
+EOF
+cmp -s "$tmp/out" "$tmp/want" || fail "dump --skip 3 --limit 2: $(cat "$tmp/out")"
+run 0 dump "$hello"
+[ "$(grep -c '^[0-9]' "$tmp/out")" -eq 17 ] || fail "the listing shows $(grep -c '^[0-9]' "$tmp/out") instructions, wanted 17"
+grep -q '^15      0x400018     0f05                    syscall$' "$tmp/out" || fail "instruction 15: $(grep '^15 ' "$tmp/out")"
+# the example's last instruction lies past the code its setup wrote
+grep -q '^16      0x40001a                             (code unknown)$' "$tmp/out" || fail "instruction 16: $(grep '^16 ' "$tmp/out")"
+grep -q '^        syscall 1(0x1, 0x7fffef00, 0x7) = 0x7$' "$tmp/out" || fail "syscall line"
+grep -q '^          read  0x7fffef00 \[7\] 73756d3d31300a$' "$tmp/out" || fail "nested syscall op"
+[ "$(sed -n 1p "$tmp/out")" = setup ] || fail "the listing does not start with the setup"
+"$tk" dump --records raw --threads 1 "$hello" >"$tmp/t1" || fail "dump --threads 1"
+"$tk" dump --records raw --threads 3 "$hello" >"$tmp/t3" || fail "dump --threads 3"
 cmp -s "$tmp/t1" "$tmp/t3" || fail "dump differs between 1 and 3 threads"
 [ "$(wc -l <"$tmp/t1")" -eq 50 ] || fail "dump printed $(wc -l <"$tmp/t1") lines, wanted 50"
 run 2 validate --threads x "$hello"
@@ -71,7 +93,7 @@ head -c 80 "$hello" >"$tmp/op.ucir"
 printf '\001\001\000\000\000\001\000\000\000\014\170\001\001\001\000\376\377\052\000\053\000\053' >>"$tmp/op.ucir"
 run 1 validate "$tmp/op.ucir"
 expect_err "tracekit: $tmp/op.ucir: offset 0x50 (record 1): frame 0 +0x0: unknown op 0x2a"
-run 1 dump "$tmp/op.ucir"
+run 1 dump --records raw "$tmp/op.ucir"
 [ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "dump printed $(wc -l <"$tmp/out") records before the error, wanted 1"
 run 1 validate --threads 2 "$tmp/op.ucir"
 expect_err "tracekit: $tmp/op.ucir: offset 0x50 (record 1): frame 0 +0x0: unknown op 0x2a"
@@ -91,11 +113,11 @@ expect_err "tracekit: $tmp/v.ucir: offset 0x4: unsupported UCIR version 9 (the 2
 run 0 convert --to ucir -o "$tmp/c1.ucir" "$hello"
 run 0 convert --to ucir -o "$tmp/c2.ucir" "$tmp/c1.ucir"
 cmp -s "$tmp/c1.ucir" "$tmp/c2.ucir" || fail "convert --to ucir is not a fixed point"
-"$tk" dump "$tmp/c1.ucir" | sed 's/csize=[0-9]*//' >"$tmp/d1"
-"$tk" dump "$hello" | sed 's/csize=[0-9]*//' >"$tmp/d0"
+"$tk" dump --records raw "$tmp/c1.ucir" | sed 's/csize=[0-9]*//' >"$tmp/d1"
+"$tk" dump --records raw "$hello" | sed 's/csize=[0-9]*//' >"$tmp/d0"
 cmp -s "$tmp/d0" "$tmp/d1" || fail "convert --to ucir changed the records"
 run 0 convert --to jsonl -o "$tmp/out.jsonl" "$hello"
-"$tk" dump --json "$hello" >"$tmp/dump.jsonl"
+"$tk" dump --records raw --json "$hello" >"$tmp/dump.jsonl"
 cmp -s "$tmp/out.jsonl" "$tmp/dump.jsonl" || fail "convert --to jsonl differs from dump --json"
 mkdir "$tmp/o"
 for to in ucir jsonl; do

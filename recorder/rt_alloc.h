@@ -1,0 +1,25 @@
+/* Allocation records, shared by the interposed allocator (rt_malloc.c) and
+ * the annotation API (rt_annotate.c). */
+#ifndef TK_CR_RT_ALLOC_H
+#define TK_CR_RT_ALLOC_H
+
+#include <stddef.h>
+
+#include "rt_internal.h"
+
+/* The type name of allocations nobody annotated. */
+RT_HIDDEN extern const char rt_untyped[];
+
+/* RTTA_ADD for a new block (nothing for NULL). */
+RT_HIDDEN void rt_note_alloc(const void *p, size_t elemsize, size_t elemcount,
+                             const char *name);
+/* RTTA_REMOVE, before the block is released (nothing for NULL). */
+RT_HIDDEN void rt_note_free(const void *p);
+/* realloc that labels the result `name`, elemcount × elemsize (their
+ * product must not overflow). */
+RT_HIDDEN void *rt_realloc_as(void *p, size_t elemsize, size_t elemcount,
+                              const char *name);
+
+extern void *__libc_malloc(size_t size);
+
+#endif

@@ -1,0 +1,61 @@
+/* The hierarchy's entry points (hierarchy.c), with the hit path inline so
+ * the simulator's loop (sim.c) runs it without calls. The order of events
+ * on a miss is documented in hierarchy.c. */
+#ifndef TK_CACHERAY_HIERARCHY_H
+#define TK_CACHERAY_HIERARCHY_H
+
+#include "cacheray/sim_int.h"
+
+/* Bytes [first, last] at level k (k == nlevels: memory): one access per
+ * line they overlap. Returns the levels missed on the demand path. */
+unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last,
+                         int write);
+/* Line `line` missed at level k: count, classify and serve it. */
+unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t hi,
+                 int write, int shadow_hit);
+
+/* Line `line` (bytes [lo, hi] of it) at level k. Branch-light: whether an
+ * access reads or writes follows no pattern a predictor could learn. */
+static inline unsigned cs_access_line(tk_cachesim *s, size_t k, uint64_t line,
+                                      uint64_t lo, uint64_t hi, int write)
+{
+    cs_level *L = &s->lv[k];
+    L->st.reads += !write;
+    L->st.writes += write;
+    uint64_t *e = L->last_slot;
+    /* The same line again changes nothing: with 3C that saves the shadow's
+     * lookup; without, a set scan costs less than the branch mispredicts. */
+    if (!L->classify || line + 1 != L->last) {
+        L->last = 0;
+        /* 3C shadow: would a fully associative LRU cache of the same size
+         * hit? It follows the level's allocation policy, not invalidations. */
+        int shadow_hit =
+            L->classify ? cs_falru_access(&L->shadow, line, L->write_allocate || !write) : 1;
+        e = cs_hit(&L->c, line);
+        if (!e)
+            return cs_miss(s, k, line, lo, hi, write, shadow_hit);
+        /* the shadow holds the line too unless a write missed it there
+         * without allocating */
+        if (L->write_allocate || shadow_hit || !write) {
+            L->last = line + 1;
+            L->last_slot = e;
+        }
+    }
+    *e |= (uint64_t)(write & L->write_back) << 1; /* CS_DIRTY */
+    return (write & !L->write_back) ? cs_access_range(s, k + 1, lo, hi, 1) : 0;
+}
+
+/* The CPU access of bytes [addr, last]. Returns the levels missed on its
+ * demand path (bit k: level k). */
+static inline unsigned cs_access(tk_cachesim *s, uint64_t addr, uint64_t last, int write)
+{
+    unsigned shift = s->lv[0].shift;
+    if (addr >> shift == last >> shift) /* the common case */
+        return cs_access_line(s, 0, addr >> shift, addr, last, write);
+    return cs_access_range(s, 0, addr, last, write);
+}
+
+int cs_levels_init(tk_cachesim *s);
+void cs_levels_free(tk_cachesim *s);
+
+#endif

@@ -1,0 +1,296 @@
+/* The cache simulator: records in (one at a time, or a whole input through
+ * a fast path that decodes accesses straight from the input's window),
+ * every access through the hierarchy and the analyses, results out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheray/hierarchy.h"
+#include "core/bytes.h"
+#include "core/cursor.h"
+
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+static void region_ended(void *ctx, const cs_region *r)
+{
+    tk_cachesim *s = ctx;
+    s->types.v[r->type].pub.live--;
+}
+
+tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
+{
+    if (tk_cachesim_config_check(c, err) != TK_OK)
+        return NULL;
+    tk_cachesim *s = calloc(1, sizeof *s);
+    if (!s) {
+        oom(err);
+        return NULL;
+    }
+    s->cfg = *c;
+    s->cfg.debug_info = NULL; /* not ours to keep */
+    cs_threads_init(&s->threads);
+    if (c->debug_info && !(s->layouts = tk_cr_layouts_load(c->debug_info, err)))
+        goto fail;
+    s->l1_shift = (unsigned)__builtin_ctz(c->levels[0].line);
+    if (cs_levels_init(s) != 0 || !(s->regions = cs_regions_new(region_ended, s)) ||
+        cs_types_init(&s->types, s->layouts, s->nlevels) != 0 ||
+        cs_fs_init(&s->fs, s->l1_shift) != 0 ||
+        ((c->flags & TK_CACHESIM_REUSE) && !(s->reuse = cs_reuse_new()))) {
+        oom(err);
+        goto fail;
+    }
+    return s;
+fail:
+    tk_cachesim_free(s);
+    return NULL;
+}
+
+void tk_cachesim_free(tk_cachesim *s)
+{
+    if (!s)
+        return;
+    cs_levels_free(s);
+    cs_regions_free(s->regions);
+    cs_types_free(&s->types);
+    cs_threads_free(&s->threads);
+    cs_fs_free(&s->fs);
+    cs_reuse_free(s->reuse);
+    tk_cr_layouts_free(s->layouts);
+    free(s);
+}
+
+/* ---- feeding */
+
+static inline void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
+                             uint64_t thread)
+{
+    unsigned mask = 0;
+    uint64_t last = addr + (size - 1);
+    if (size) {
+        if (last < addr) /* runs past the address space: stop at its end */
+            last = UINT64_MAX;
+        mask = cs_access(s, addr, last, write);
+    } else {
+        s->tot.zero_size++;
+    }
+    tk_cachesim_counts *tc = cs_threads_get(&s->threads, thread);
+    if (tc)
+        cs_count(tc, write, size, mask, s->nlevels);
+    else
+        s->oom = 1;
+    cs_types_access(&s->types, cs_regions_find(s->regions, addr), addr, size, write, mask);
+    if (!size)
+        return;
+    if (write && cs_fs_write(&s->fs, s, addr, last, thread) != 0)
+        s->oom = 1;
+    if (s->reuse)
+        for (uint64_t line = addr >> s->l1_shift;; line++) {
+            if (cs_reuse_access(s->reuse, line) != 0)
+                s->oom = 1;
+            if (line == last >> s->l1_shift)
+                break;
+        }
+}
+
+static void rtta_add(tk_cachesim *s, const tk_cacheray_record *rec)
+{
+    long type = cs_types_intern(&s->types, rec->type_name ? rec->type_name : "",
+                                rec->type_name ? rec->typename_len : 0);
+    cs_region *r = type < 0 ? NULL
+                            : cs_regions_add(s->regions, rec->addr,
+                                             (uint64_t)rec->elemsize * rec->elemcount);
+    if (!r) {
+        s->oom = 1;
+        return;
+    }
+    cs_type *T = &s->types.v[type];
+    r->type = (uint32_t)type;
+    r->elemsize = rec->elemsize;
+    r->stride = T->layout && T->layout->size && rec->elemsize % T->layout->size == 0
+                    ? T->layout->size
+                    : 0;
+    T->pub.regions++;
+    if (++T->pub.live > T->pub.peak_live)
+        T->pub.peak_live = T->pub.live;
+}
+
+tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec, tk_error *err)
+{
+    switch (rec->type) {
+    case TK_CR_READ:
+    case TK_CR_WRITE:
+        on_access(s, rec->addr, rec->size, rec->type == TK_CR_WRITE, rec->thread);
+        break;
+    case TK_CR_RTTA_ADD:
+        s->tot.rtta_add++;
+        rtta_add(s, rec);
+        break;
+    case TK_CR_RTTA_REMOVE:
+        s->tot.rtta_remove++;
+        cs_regions_remove(s->regions, rec->addr);
+        break;
+    }
+    return s->oom ? oom(err) : TK_OK;
+}
+
+/* ---- the fast path */
+
+/* Simulate the access records at c->p while whole ones are there. */
+static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
+{
+    const uint8_t *p = c->p, *end = c->end;
+    while ((size_t)(end - p) >= TK_CR_ACCESS_SIZE && (p[0] & 0x3E) == 0) {
+        int write = p[0] & 1; /* base tag 0 read, 1 write; flags ignored */
+        on_access(s, tk_ld64(p + 1, big), p[9], write, tk_ld64(p + 10, big));
+        p += TK_CR_ACCESS_SIZE;
+    }
+    c->p = p;
+}
+
+/* One record the fast path does not take (RTTA records, and anything
+ * malformed), through the real reader placed at it; then the cursor starts
+ * again after it. Errors are the reader's, with the record index fixed. */
+static tk_status slow_record(tk_cachesim *s, tk_cursor *c, tk_endian e, tk_error *err)
+{
+    tk_input *in = c->in;
+    tk_input_advance(in, (size_t)(c->p - c->win));
+    tk_cacheray_reader *r = tk_cacheray_reader_new(in, e, err);
+    if (!r)
+        return err->status;
+    tk_cacheray_record rec;
+    int rc = tk_cacheray_next(r, &rec, err);
+    tk_status st = TK_OK;
+    if (rc < 0) {
+        if (err->record != TK_NO_RECORD) {
+            tk_cachesim_totals t;
+            tk_cachesim_get_totals(s, &t);
+            err->record += t.records;
+        }
+        st = err->status;
+    } else if (rc > 0) {
+        st = tk_cachesim_feed(s, &rec, err);
+        tk_input_advance(in, (size_t)(tk_cacheray_reader_tell(r) - tk_input_offset(in)));
+    }
+    tk_cacheray_reader_free(r);
+    if (st == TK_OK && tk_cursor_init(c, in, TK_CR_RTTA_ADD_FIXED, err) < 0)
+        st = err->status;
+    return st;
+}
+
+tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err)
+{
+    tk_cacheray_reader *r = tk_cacheray_reader_new(in, endian, err); /* the byte order */
+    if (!r)
+        return err->status;
+    tk_endian e = tk_cacheray_reader_endian(r);
+    int big = e == TK_ENDIAN_BIG;
+    tk_cacheray_reader_free(r);
+    tk_cursor c;
+    if (tk_cursor_init(&c, in, TK_CR_RTTA_ADD_FIXED, err) < 0)
+        return err->status;
+    for (;;) {
+        if (big)
+            run_accesses(s, &c, 1);
+        else
+            run_accesses(s, &c, 0);
+        if (s->oom)
+            return oom(err);
+        if (tk_cursor_avail(&c) < TK_CR_RTTA_ADD_FIXED) { /* see a whole record */
+            int64_t n = tk_cursor_refill(&c, TK_CR_RTTA_ADD_FIXED, err);
+            if (n < 0)
+                return err->status;
+            if (n == 0)
+                return TK_OK;
+            if (n >= TK_CR_ACCESS_SIZE && (c.p[0] & 0x3E) == 0)
+                continue;
+        }
+        tk_status st = slow_record(s, &c, e, err);
+        if (st != TK_OK)
+            return st;
+    }
+}
+
+/* ---- results */
+
+/* Accesses are counted per thread only (the loop does no more than it
+ * must): the totals are their sums. */
+void tk_cachesim_get_totals(const tk_cachesim *s, tk_cachesim_totals *t)
+{
+    *t = s->tot;
+    for (size_t i = 0; i < s->threads.by_id.n; i++) {
+        const tk_cachesim_thread *th = tk_map_value(&s->threads.by_id, i);
+        t->reads += th->c.reads;
+        t->writes += th->c.writes;
+        t->bytes += th->c.bytes;
+    }
+    t->accesses = t->reads + t->writes;
+    t->records = t->accesses + t->rtta_add + t->rtta_remove;
+}
+
+size_t tk_cachesim_levels(const tk_cachesim *s) { return s->nlevels; }
+
+const tk_cachesim_level *tk_cachesim_level_config(const tk_cachesim *s, size_t i)
+{
+    return i < s->nlevels ? &s->cfg.levels[i] : NULL;
+}
+
+void tk_cachesim_get_level(const tk_cachesim *s, size_t i, tk_cachesim_level_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < s->nlevels)
+        *out = s->lv[i].st;
+}
+
+size_t tk_cachesim_types(const tk_cachesim *s) { return s->types.n; }
+
+void tk_cachesim_get_type(const tk_cachesim *s, size_t i, tk_cachesim_type *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < s->types.n)
+        *out = s->types.v[i].pub;
+}
+
+size_t tk_cachesim_threads(const tk_cachesim *s) { return s->threads.by_id.n; }
+
+void tk_cachesim_get_thread(const tk_cachesim *s, size_t i, tk_cachesim_thread *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < s->threads.by_id.n)
+        *out = *(const tk_cachesim_thread *)tk_map_value(&s->threads.by_id, i);
+}
+
+size_t tk_cachesim_false_sharing_count(tk_cachesim *s, uint64_t *shared_lines)
+{
+    if (shared_lines)
+        *shared_lines = s->fs.nshared;
+    if (cs_fs_finish(&s->fs, s) != 0) {
+        s->oom = 1;
+        return 0;
+    }
+    return s->fs.norder;
+}
+
+void tk_cachesim_get_false_sharing(const tk_cachesim *s, size_t i,
+                                   tk_cachesim_false_sharing *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i >= s->fs.norder)
+        return;
+    const cs_fs_line *L = &s->fs.shared[s->fs.order[i]];
+    out->line = L->line << s->fs.shift;
+    out->writes = L->writes;
+    out->alternations = L->alternations;
+    out->nthreads = s->fs.out_at[i + 1] - s->fs.out_at[i];
+    out->threads = s->fs.out + s->fs.out_at[i];
+}
+
+int tk_cachesim_get_reuse(const tk_cachesim *s, tk_cachesim_reuse *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->reuse)
+        return 0;
+    cs_reuse_get(s->reuse, out);
+    return 1;
+}

@@ -1,0 +1,148 @@
+/* The simulator against the reference simulator (refsim.c) on random
+ * traces, for every replacement policy x write-back/through x allocate or
+ * not x inclusive or not x 1-3 levels, on hierarchies that exercise
+ * direct-mapped, set-associative, non-power-of-two set counts, small
+ * (scanned) and large (hashed) fully associative caches, and levels with
+ * larger and smaller lines than the level above. Every counter of every
+ * level must match, and so must each thread's misses per level. */
+#include <string.h>
+
+#include "refsim.h"
+#include "simtest.h"
+
+/* Up to 3 levels each; all ways are powers of two (for plru). */
+static const char *const hierarchies[][3] = {
+    {"L1:512:1:64", "L2:2K:2:64", "L3:8K:4:128"},       /* DM; L3 longer lines */
+    {"L1:1K:4:32", "L2:4K:full:64", "L3:16K:8:64"},     /* L2 hashed (64 ways) */
+    {"L1:768:4:64", "L2:3K:4:64", "L3:12K:16:64"},      /* 3 and 12 sets */
+    {"L1:2K:full:64", "L2:1K:2:32", "L3:8K:32:64"},     /* scanned FA L1; L2 smaller */
+};
+
+static const char *const policies[] = {"lru", "fifo", "plru", "random"};
+
+enum { ACCESSES = 2500, THREADS = 3 };
+
+/* Addresses with locality: near the last one, or anywhere in a window
+ * that overflows the largest cache; sizes crossing lines now and then. */
+static void random_access(uint64_t *rng, uint64_t *last, uint64_t *addr,
+                          unsigned *size, int *write, uint64_t *thread)
+{
+    static const unsigned sizes[] = {1, 2, 4, 8, 8, 8, 16, 4};
+    uint64_t r = tu_rand(rng);
+    if (r % 3)
+        *addr = *last + (tu_rand_below(rng, 512) - 256);
+    else
+        *addr = 0x7ffe00000000ULL + tu_rand_below(rng, 48 << 10);
+    *addr &= ~0ULL << (r >> 8 & 1 ? 0 : 2); /* mostly 4-byte aligned */
+    *last = *addr;
+    *size = sizes[r >> 12 & 7];
+    *write = (r >> 20) % 100 < 35;
+    *thread = (r >> 28) % THREADS;
+}
+
+static void compare(const char *what, const tk_cachesim_config *c, uint64_t seed)
+{
+    tk_cachesim *s = st_new(c);
+    ref_sim *r = ref_new(c);
+    uint64_t rng = seed, last = 0x7ffe00001000ULL;
+    uint64_t thread_misses[THREADS][TK_CACHESIM_MAX_LEVELS];
+    memset(thread_misses, 0, sizeof thread_misses);
+    for (int i = 0; i < ACCESSES; i++) {
+        uint64_t addr, thread;
+        unsigned size;
+        int write;
+        random_access(&rng, &last, &addr, &size, &write, &thread);
+        st_access(s, addr, size, write, thread);
+        unsigned mask = ref_access(r, addr, size, write);
+        for (size_t k = 0; k < c->nlevels; k++)
+            thread_misses[thread][k] += mask >> k & 1;
+    }
+    for (size_t k = 0; k < c->nlevels; k++) {
+        tk_cachesim_level_stats got, want;
+        tk_cachesim_get_level(s, k, &got);
+        ref_level_stats(r, k, &want);
+        char where[160];
+        snprintf(where, sizeof where, "%s, level %zu", what, k + 1);
+        st_expect_stats(where, &got, &want);
+    }
+    for (size_t i = 0; i < tk_cachesim_threads(s); i++) {
+        tk_cachesim_thread t;
+        tk_cachesim_get_thread(s, i, &t);
+        for (size_t k = 0; k < c->nlevels; k++)
+            if (t.c.misses[k] != thread_misses[t.id][k])
+                fail_msg("%s: thread %llu level %zu: %llu misses, reference %llu", what,
+                         (unsigned long long)t.id, k + 1, (unsigned long long)t.c.misses[k],
+                         (unsigned long long)thread_misses[t.id][k]);
+    }
+    ref_free(r);
+    tk_cachesim_free(s);
+}
+
+static void every_combination(void **state)
+{
+    (void)state;
+    uint64_t seed = 1;
+    for (size_t h = 0; h < sizeof hierarchies / sizeof hierarchies[0]; h++)
+        for (size_t p = 0; p < 4; p++)
+            for (int wb = 0; wb < 2; wb++)
+                for (int alloc = 0; alloc < 2; alloc++)
+                    for (int incl = 0; incl < 2; incl++)
+                        for (size_t n = 1; n <= 3; n++) {
+                            char spec[3][48];
+                            const char *specs[4] = {NULL};
+                            for (size_t k = 0; k < n; k++) {
+                                snprintf(spec[k], sizeof spec[k], "%s:%s", hierarchies[h][k],
+                                         policies[p]);
+                                specs[k] = spec[k];
+                            }
+                            tk_cachesim_config c = st_config(specs, wb, alloc, incl, 0);
+                            c.seed = seed;
+                            char what[200];
+                            snprintf(what, sizeof what,
+                                     "hierarchy %zu, %s, %s, %s, %s, %zu level%s", h,
+                                     policies[p], wb ? "write-back" : "write-through",
+                                     alloc ? "allocate" : "no-allocate",
+                                     incl ? "inclusive" : "non-inclusive", n, n > 1 ? "s" : "");
+                            compare(what, &c, seed++);
+                        }
+}
+
+/* Levels with different policies and write options in one hierarchy. */
+static void mixed_levels(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 100; seed < 140; seed++) {
+        static const char *const specs[] = {"L1:1K:4:64:plru", "L2:4K:8:64:random",
+                                            "L3:8K:full:64:fifo", NULL};
+        tk_cachesim_config c = st_config(specs, 1, 1, 0, 0);
+        uint64_t r = seed * 0x9E3779B97F4A7C15ULL;
+        for (size_t k = 0; k < 3; k++) {
+            c.levels[k].write_back = r >> k & 1;
+            c.levels[k].write_allocate = r >> (k + 3) & 1;
+            c.levels[k].inclusive = r >> (k + 6) & 1;
+        }
+        c.seed = seed;
+        char what[64];
+        snprintf(what, sizeof what, "mixed levels, seed %llu", (unsigned long long)seed);
+        compare(what, &c, seed);
+    }
+}
+
+/* Without 3C the other counters are the same and the classes stay 0. */
+static void without_3c(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"L1:1K:4:64", "L2:4K:full:64", NULL};
+    tk_cachesim_config c = st_config(specs, 1, 1, 0, TK_CACHESIM_NO_3C);
+    compare("no 3C", &c, 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_combination),
+        cmocka_unit_test(mixed_levels),
+        cmocka_unit_test(without_3c),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

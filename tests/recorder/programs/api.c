@@ -1,0 +1,46 @@
+/* api.c — every call of <tracekit/cacheray_record.h>, then tk_cr_flush()
+ * and SIGKILL (which no handler sees): whatever is in the trace got there
+ * through the flush. Prints tk_cr_present() and the addresses involved:
+ * "PRESENT D TABLE OLD NEW". */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <tracekit/cacheray_record.h>
+
+struct row {
+    int x;
+    int y;
+};
+
+static struct row table[4];
+
+int main(void)
+{
+    /* Relabel a plain block. */
+    volatile double *d = malloc(10 * sizeof(double));
+    TK_CR_ANNOTATE((void *)d, double, 10);
+    d[3] = 1.0;
+
+    /* A region that is not a heap block. */
+    TK_CR_REGION_ADD(table, struct row, 4);
+    ((volatile struct row *)table)[2].y = 7;
+    TK_CR_REGION_REMOVE(table);
+
+    /* Typed resize. */
+    int *v = TK_CR_NEW(int, 4);
+    void *old = v;
+    v = TK_CR_RESIZE(v, int, 100000); /* large enough to move */
+    ((volatile int *)v)[99999] = 1;
+
+    /* Paused: not recorded. */
+    int was = tk_cr_set_recording(0);
+    d[4] = 2.0;
+    tk_cr_set_recording(was);
+    d[5] = 3.0;
+
+    printf("%d %p %p %p %p\n", tk_cr_present(), (void *)d, (void *)table, old, (void *)v);
+    fflush(stdout);
+    tk_cr_flush();
+    raise(SIGKILL);
+    return 1;
+}
