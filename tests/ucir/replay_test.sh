@@ -11,25 +11,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tk-replay-XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 XDG_CACHE_HOME=$tmp/cache
 export XDG_CACHE_HOME
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-run() { # EXPECTED_RC ARGS...
-    want=$1
-    shift
-    "$tk" "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" = "$want" ] || fail "tracekit $* exited $got, wanted $want; stderr: $(cat "$tmp/err")"
-}
-
-expect_out() {
-    printf '%s\n' "$1" >"$tmp/want"
-    cmp -s "$tmp/out" "$tmp/want" || fail "stdout was '$(cat "$tmp/out")', wanted '$1'"
-}
+. "$(dirname "$0")/../cli_lib.sh"
 
 # instruction 4 (the first loop iteration's add): rax = word 0, rcx = 4
 run 0 replay --at 4 --json --mem 0x401000:16 "$trace"
