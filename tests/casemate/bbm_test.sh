@@ -15,22 +15,8 @@ tk=$2
 dir=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tk-bbm-XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-failures=0
 pass_line="log checked successfully."
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# run EXPECTED_RC ARGS...: stdout in $tmp/out, stderr in $tmp/err.
-run() {
-    want=$1
-    shift
-    "$tk" "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    [ "$got" = "$want" ] || fail "tracekit $* exited $got, wanted $want; stderr: $(cat "$tmp/err")"
-}
+. "$(dirname "$0")/../cli_lib.sh"
 
 last_is() {
     [ "$(tail -n 1 "$tmp/out")" = "$1" ] || fail "last line '$(tail -n 1 "$tmp/out")', wanted '$1'"
