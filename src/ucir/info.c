@@ -71,10 +71,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX 
 
 tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_ucir_reader_options ro;
-    if (tk_ucir_cmd_options(o, &ro, err) != TK_OK)
-        return err->status;
-    tk_ucir_reader *r = tk_ucir_reader_new(in, &ro, err);
+    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
     if (!r)
         return err->status;
     stats st;

@@ -142,7 +142,7 @@ static int put_pages(builder *b, tk_ucir_replay *rp)
     rp_mem *m = &rp->mem;
     for (size_t i = 0; i < m->ndirty; i++) {
         int oom = 0;
-        rp_page *p = rp_mem_page(m, m->dirty[i], 0, &oom);
+        rp_page *p = rp_mem_page(m, m->dirty[i], &oom);
         if (!p)
             return -1;
         p->dirty = 0;

@@ -44,10 +44,10 @@ typedef struct rp_mem {
 
 void rp_mem_init(rp_mem *m);
 void rp_mem_free(rp_mem *m);
-/* The page with every byte known so far (the base's merged in), created
- * (from the base, else empty) when `create`; NULL when absent and not
- * created, or on error (-1 in *oom). */
-rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom);
+/* The page with every byte known so far (the base's merged in, loaded
+ * from the base when untouched); NULL when neither has it, or on error
+ * (-1 in *oom). */
+rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int *oom);
 /* Give bytes values; 0 or -1 out of memory. */
 int rp_mem_store(rp_mem *m, uint64_t addr, const uint8_t *data, uint64_t len);
 /* Forget the values of [addr, addr + len) (an unmap). */

@@ -132,7 +132,7 @@ static rp_page *page_slot(rp_mem *m, uint64_t pn, int create, int *oom)
     return m->last = p;
 }
 
-rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom)
+rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int *oom)
 {
     rp_page *p = page_slot(m, pn, 0, oom);
     if (p) {
@@ -149,15 +149,14 @@ rp_page *rp_mem_page(rp_mem *m, uint64_t pn, int create, int *oom)
         *oom = -1;
         return NULL;
     }
-    if (rc == 0 && !create)
+    if (rc == 0)
         return NULL;
     p = page_slot(m, pn, 1, oom);
-    if (p && rc == 1) {
+    if (p) {
         memcpy(p->data, tmp.data, RP_PAGE);
         memcpy(p->known, tmp.known, sizeof p->known);
-    }
-    if (p)
         p->pending = 0;
+    }
     return p;
 }
 
@@ -195,7 +194,7 @@ int rp_mem_store(rp_mem *m, uint64_t addr, const uint8_t *data, uint64_t len)
 static int forget_page(rp_mem *m, uint64_t pn, uint64_t off, uint64_t n)
 {
     int oom = 0;
-    rp_page *p = rp_mem_page(m, pn, 0, &oom);
+    rp_page *p = rp_mem_page(m, pn, &oom);
     if (oom)
         return -1;
     if (!p)
@@ -245,7 +244,7 @@ int rp_mem_read(rp_mem *m, uint64_t addr, size_t len, uint8_t *buf, uint8_t *kno
         uint64_t pn = addr >> RP_PAGE_SHIFT, off = addr & (RP_PAGE - 1);
         size_t n = RP_PAGE - off < len ? (size_t)(RP_PAGE - off) : len;
         int oom = 0;
-        rp_page *p = rp_mem_page(m, pn, 0, &oom);
+        rp_page *p = rp_mem_page(m, pn, &oom);
         if (oom)
             return -1;
         for (size_t i = 0; i < n; i++) {

@@ -82,10 +82,7 @@ static int count(report *rep, tk_ucir_replay *rp, const tk_ucir_op *op, int boun
 
 tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_ucir_reader_options ro;
-    if (tk_ucir_cmd_options(o, &ro, err) != TK_OK)
-        return err->status;
-    tk_ucir_reader *r = tk_ucir_reader_new(in, &ro, err);
+    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
     if (!r)
         return err->status;
     const tk_ucir_header *h = tk_ucir_reader_header(r);
