@@ -1,4 +1,4 @@
-/* tracekit — byte input: mmap'd files, stdin/pipes and memory behind one API. */
+/* tracekit — byte input: files, stdin/pipes and memory behind one API. */
 #ifndef TRACEKIT_INPUT_H
 #define TRACEKIT_INPUT_H
 
@@ -12,9 +12,10 @@ extern "C" {
 
 typedef struct tk_input tk_input;
 
-/* Open a file; "-" means standard input. Regular files are memory-mapped,
- * anything else (pipes, terminals, character devices) is read through a
- * growing buffer. Returns NULL and fills `err` on failure. */
+/* Open a file; "-" means standard input. Input is read through a buffer
+ * that grows only as far as the largest window asked for; regular files
+ * also know their size, rewind, and skip without reading. Returns NULL and
+ * fills `err` on failure. */
 tk_input *tk_input_open(const char *path, tk_error *err);
 
 /* Read from an already open descriptor (not closed by tk_input_close). */
@@ -45,6 +46,11 @@ int64_t tk_input_window(tk_input *in, size_t want, const uint8_t **data,
 
 /* Move the current position forward by `n` bytes (n <= last window). */
 void tk_input_advance(tk_input *in, size_t n);
+
+/* Move the current position forward by `n` bytes, past the window if need
+ * be (files skip without reading, pipes read through). Returns 0, 1 when
+ * the input ended first (positioned at its end), or -1 on an I/O error. */
+int tk_input_skip(tk_input *in, uint64_t n, tk_error *err);
 
 /* Go back to offset 0. Always possible before the first advance (probing
  * peeks without advancing); afterwards only for files and memory. */

@@ -37,18 +37,14 @@ int64_t tk_cursor_refill(tk_cursor *c, size_t need, tk_error *err)
 
 int tk_cursor_skip(tk_cursor *c, uint64_t n, tk_error *err)
 {
-    for (;;) {
-        size_t avail = tk_cursor_avail(c);
-        if (n <= avail) {
-            c->p += n;
-            return 0;
-        }
-        n -= avail;
-        c->p = c->end;
-        int64_t got = tk_cursor_refill(c, 1, err);
-        if (got < 0)
-            return -1;
-        if (got == 0)
-            return 1;
+    size_t avail = tk_cursor_avail(c);
+    if (n <= avail) {
+        c->p += n;
+        return 0;
     }
+    tk_input_advance(c->in, (size_t)(c->end - c->win));
+    int r = tk_input_skip(c->in, n - avail, err);
+    if (r < 0 || tk_cursor_init(c, c->in, 0, err) < 0)
+        return -1;
+    return r;
 }

@@ -2,8 +2,8 @@
  *
  * Readers parse straight out of the window (zero copy) and ask for more
  * only when a record needs bytes beyond it. Windows are capped at a few MiB
- * even for mapped files: handing the position back to the input regularly
- * is what lets it release pages behind us (flat memory). */
+ * even for inputs held wholly in memory, so positions go back to the input
+ * regularly. */
 #ifndef TK_CORE_CURSOR_H
 #define TK_CORE_CURSOR_H
 

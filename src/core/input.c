@@ -1,37 +1,39 @@
-/* Byte input behind one window API: a file mapping, a growing read buffer
- * for pipes, or caller memory. */
+/* Byte input behind one window API: a read buffer over a file or a pipe,
+ * or caller memory.
+ *
+ * Files are read, not mapped. Streaming a mapping touches every 4 KiB page
+ * through the TLB (and, in a VM, a nested page walk) while the simulators
+ * want the caches for themselves: `validate` of a 360 MB Cacheray trace
+ * took 0.33 s mapped and 0.12 s read into a buffer that stays in L2, and a
+ * one-level cache simulation 1.11 s against 0.71 s. Files differ from pipes
+ * only in knowing their size, rewinding and skipping without reading. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <tracekit/input.h>
 
-enum { KIND_MAP, KIND_STREAM, KIND_MEMORY };
+enum { KIND_FILE, KIND_STREAM, KIND_MEMORY };
 
-/* Pipes are read in chunks of this size; a window needing more grows the
- * buffer only as far as that window. */
-#define STREAM_CHUNK (1u << 20)
-/* Mapped pages more than this far behind the position are released so the
- * resident set stays flat on long sequential reads. */
-#define MAP_RELEASE_STEP ((uint64_t)8 << 20)
+/* Input is read in chunks of this size (small enough to stay in L2); a
+ * window needing more grows the buffer only as far as that window. */
+#define CHUNK ((size_t)256 << 10)
 
 struct tk_input {
     int kind;
     int fd;
     int own_fd;
     char *name;
-    const uint8_t *base;   /* MAP/MEMORY: whole input; STREAM: buffer */
-    uint64_t size;         /* MAP/MEMORY: total; STREAM: bytes in buffer */
-    uint64_t pos;          /* MAP/MEMORY: offset; STREAM: index in buffer */
-    uint64_t consumed;     /* STREAM: offset of buffer[0] in the input */
-    size_t cap;            /* STREAM: buffer capacity */
-    int eof;               /* STREAM: read() returned 0 */
-    int advanced;          /* STREAM: bytes were dropped from the buffer */
-    uint64_t released;     /* MAP: pages before this were released */
+    const uint8_t *base;   /* MEMORY: whole input; FILE/STREAM: buffer */
+    uint64_t size;         /* MEMORY: total; FILE/STREAM: bytes in buffer */
+    uint64_t pos;          /* MEMORY: offset; FILE/STREAM: index in buffer */
+    uint64_t consumed;     /* FILE/STREAM: offset of buffer[0] in the input */
+    uint64_t file_size;    /* FILE: at open */
+    size_t cap;            /* FILE/STREAM: buffer capacity */
+    int eof;               /* FILE/STREAM: read() returned 0 */
 };
 
 static tk_input *input_alloc(const char *name, tk_error *err)
@@ -69,20 +71,9 @@ static tk_input *input_from_fd(int fd, int own_fd, const char *name,
     in->fd = fd;
     in->own_fd = own_fd;
     if (S_ISREG(st.st_mode)) {
-        in->kind = KIND_MAP;
-        in->size = (uint64_t)st.st_size;
-        if (in->size > 0) {
-            void *p = mmap(NULL, (size_t)in->size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p == MAP_FAILED) {
-                tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                             "cannot map file: %s", strerror(errno));
-                in->own_fd = 0;
-                tk_input_close(in);
-                return NULL;
-            }
-            madvise(p, (size_t)in->size, MADV_SEQUENTIAL);
-            in->base = p;
-        }
+        in->kind = KIND_FILE;
+        in->file_size = (uint64_t)st.st_size;
+        posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
         return in;
     }
     in->kind = KIND_STREAM;
@@ -126,9 +117,7 @@ void tk_input_close(tk_input *in)
 {
     if (!in)
         return;
-    if (in->kind == KIND_MAP && in->base)
-        munmap((void *)in->base, (size_t)in->size);
-    if (in->kind == KIND_STREAM)
+    if (in->kind != KIND_MEMORY)
         free((void *)in->base);
     if (in->own_fd && in->fd >= 0)
         close(in->fd);
@@ -140,15 +129,17 @@ const char *tk_input_name(const tk_input *in) { return in->name; }
 
 int64_t tk_input_size(const tk_input *in)
 {
-    return in->kind == KIND_STREAM ? -1 : (int64_t)in->size;
+    return in->kind == KIND_STREAM ? -1
+           : in->kind == KIND_FILE ? (int64_t)in->file_size
+                                   : (int64_t)in->size;
 }
 
 uint64_t tk_input_offset(const tk_input *in)
 {
-    return in->kind == KIND_STREAM ? in->consumed + in->pos : in->pos;
+    return in->consumed + in->pos; /* consumed is 0 for memory */
 }
 
-/* Fill the stream buffer until it holds `want` bytes past pos, or EOF. */
+/* Fill the buffer until it holds `want` bytes past pos, or EOF. */
 static int stream_fill(tk_input *in, size_t want, tk_error *err)
 {
     uint8_t *buf = (uint8_t *)in->base;
@@ -157,13 +148,12 @@ static int stream_fill(tk_input *in, size_t want, tk_error *err)
         in->consumed += in->pos;
         in->size -= in->pos;
         in->pos = 0;
-        in->advanced = 1;
     }
     while (in->size < want && !in->eof) {
         if (in->size == in->cap) {
             /* Grow with the data that actually arrives, not with what a
              * (possibly corrupt) length field asks for. */
-            size_t cap = in->cap ? in->cap * 2 : STREAM_CHUNK;
+            size_t cap = in->cap ? in->cap * 2 : CHUNK;
             if (cap < in->cap) {
                 tk_error_set(err, TK_ENOMEM, tk_input_offset(in), TK_NO_RECORD,
                              "out of memory buffering input");
@@ -178,7 +168,10 @@ static int stream_fill(tk_input *in, size_t want, tk_error *err)
             in->base = buf = nb;
             in->cap = cap;
         }
-        ssize_t n = read(in->fd, buf + in->size, in->cap - (size_t)in->size);
+        size_t room = in->cap - (size_t)in->size;
+        ssize_t n = in->kind == KIND_FILE
+                        ? pread(in->fd, buf + in->size, room, (off_t)(in->consumed + in->size))
+                        : read(in->fd, buf + in->size, room);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -196,7 +189,7 @@ static int stream_fill(tk_input *in, size_t want, tk_error *err)
 int64_t tk_input_window(tk_input *in, size_t want, const uint8_t **data,
                         tk_error *err)
 {
-    if (in->kind == KIND_STREAM && in->size - in->pos < want && !in->eof) {
+    if (in->kind != KIND_MEMORY && in->size - in->pos < want && !in->eof) {
         if (stream_fill(in, want, err) != 0)
             return -1;
     }
@@ -208,27 +201,50 @@ void tk_input_advance(tk_input *in, size_t n)
 {
     uint64_t left = in->size - in->pos;
     in->pos += n < left ? n : left;
-    if (in->kind == KIND_MAP && in->pos - in->released > 2 * MAP_RELEASE_STEP) {
-        /* Keep the last step mapped in; the kernel re-reads released pages
-         * from the page cache if anyone looks back. */
-        uint64_t upto = (in->pos - MAP_RELEASE_STEP) & ~(uint64_t)0xFFFFF;
-        madvise((void *)(in->base + in->released), (size_t)(upto - in->released),
-                MADV_DONTNEED);
-        in->released = upto;
+}
+
+int tk_input_skip(tk_input *in, uint64_t n, tk_error *err)
+{
+    uint64_t left = in->size - in->pos;
+    if (n <= left || in->kind == KIND_MEMORY) {
+        tk_input_advance(in, n <= left ? (size_t)n : (size_t)left);
+        return n <= left ? 0 : 1;
     }
+    if (in->kind == KIND_FILE) { /* drop the buffer, read on from there */
+        uint64_t at = in->consumed + in->pos;
+        uint64_t room = at < in->file_size ? in->file_size - at : 0;
+        in->consumed = at + (n < room ? n : room);
+        in->size = in->pos = 0;
+        in->eof = 0;
+        return n > room;
+    }
+    while (n > 0) { /* a pipe: read through */
+        left = in->size - in->pos;
+        if (left == 0) {
+            const uint8_t *p;
+            int64_t got = tk_input_window(in, 1, &p, err);
+            if (got < 0)
+                return -1;
+            if (got == 0)
+                return 1;
+            continue;
+        }
+        uint64_t step = n < left ? n : left;
+        tk_input_advance(in, (size_t)step);
+        n -= step;
+    }
+    return 0;
 }
 
 tk_status tk_input_rewind(tk_input *in, tk_error *err)
 {
-    if (in->kind == KIND_STREAM) {
-        if (in->advanced || in->consumed > 0)
-            return tk_error_set(err, TK_EUNSUPPORTED, tk_input_offset(in),
-                                TK_NO_RECORD,
-                                "cannot rewind a pipe after reading past its buffer");
-        in->pos = 0;
-        return TK_OK;
+    if (in->kind == KIND_STREAM && in->consumed > 0)
+        return tk_error_set(err, TK_EUNSUPPORTED, tk_input_offset(in), TK_NO_RECORD,
+                            "cannot rewind a pipe after reading past its buffer");
+    if (in->kind == KIND_FILE && in->consumed > 0) { /* reread from the start */
+        in->consumed = in->size = 0;
+        in->eof = 0;
     }
     in->pos = 0;
-    in->released = 0; /* released pages fault back in from the page cache */
     return TK_OK;
 }

@@ -1,5 +1,6 @@
-/* tk_input over memory, a mapped regular file and a pipe: window sizes,
- * zero-copy pointers, advance, offsets, end of input and rewind rules. */
+/* tk_input over memory, a regular file and a pipe: window sizes,
+ * zero-copy pointers, advance, skip, offsets, end of input and rewind
+ * rules. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -99,8 +100,11 @@ static void test_regular_file(void **state)
     assert_string_equal(tk_input_name(in), path);
     assert_int_equal(tk_input_size(in), N);
     const uint8_t *d;
-    /* a mapping offers everything at once */
-    assert_int_equal(tk_input_window(in, 16, &d, &err), N);
+    /* a file is read a chunk at a time; a bigger window is honoured */
+    int64_t first = tk_input_window(in, 16, &d, &err);
+    assert_true(first >= 16 && first < N);
+    assert_int_equal(d[first - 1], pat((uint64_t)first - 1));
+    assert_true(tk_input_window(in, (3 << 19), &d, &err) >= (3 << 19));
     walk(in, N, 2, 100000);
     assert_int_equal(tk_input_rewind(in, &err), TK_OK); /* any time for files */
     assert_int_equal(tk_input_offset(in), 0);
@@ -115,7 +119,7 @@ static void test_regular_file(void **state)
     assert_int_equal(tk_input_window(in, 29, &d, &err), 0);
     tk_input_close(in);
 
-    /* tk_input_from_fd on a file maps it too, and leaves the fd open */
+    /* tk_input_from_fd on a file knows its size too, and leaves the fd open */
     int fd = open(path, O_RDONLY);
     in = tk_input_from_fd(fd, NULL, &err);
     assert_non_null(in);
@@ -164,7 +168,7 @@ static void test_pipe(void **state)
     assert_non_null(in);
     assert_int_equal(tk_input_size(in), -1);
     const uint8_t *d;
-    /* a window bigger than the read chunk (1 MiB) is honoured */
+    /* a window bigger than the read chunk is honoured */
     assert_true(tk_input_window(in, (3 << 19), &d, &err) >= (3 << 19));
     walk(in, N, 5, 300000);
     tk_input_close(in);
@@ -216,6 +220,63 @@ static void test_pipe_empty(void **state)
     tu_pipe_wait(pid, rfd);
 }
 
+/* tk_input_skip: within the window, past it, and past the end. */
+static void check_skip(tk_input *in, uint64_t total)
+{
+    tk_error err;
+    const uint8_t *d;
+    assert_true(tk_input_window(in, 100, &d, &err) >= 100);
+    assert_int_equal(tk_input_skip(in, 10, &err), 0);
+    assert_int_equal(tk_input_offset(in), 10);
+    assert_int_equal(tk_input_skip(in, 2 << 20, &err), 0);
+    uint64_t off = 10 + (2 << 20);
+    assert_int_equal(tk_input_offset(in), off);
+    assert_true(tk_input_window(in, 16, &d, &err) >= 16);
+    assert_int_equal(d[0], pat(off));
+    assert_int_equal(d[15], pat(off + 15));
+    tk_input_advance(in, 5);
+    walk(in, total, 9, 70000);
+    assert_int_equal(tk_input_skip(in, 1, &err), 1); /* already at the end */
+    assert_int_equal(tk_input_offset(in), total);
+}
+
+static void test_skip(void **state)
+{
+    (void)state;
+    enum { N = (3 << 20) + 77 };
+    uint8_t *data = make_pattern(N);
+    tk_error err;
+    const uint8_t *d;
+
+    tk_input *in = tk_input_from_memory(data, N, NULL, &err);
+    check_skip(in, N);
+    tk_input_close(in);
+
+    char *dir = tu_tmpdir();
+    const char *path = tu_path(dir, "s.bin");
+    tu_write_file(path, data, N);
+    in = tk_input_open(path, &err);
+    assert_non_null(in);
+    check_skip(in, N);
+    /* a file rewinds after a skip, and skips past its end to the end */
+    assert_int_equal(tk_input_rewind(in, &err), TK_OK);
+    assert_true(tk_input_window(in, 1, &d, &err) >= 1);
+    assert_int_equal(d[0], pat(0));
+    assert_int_equal(tk_input_skip(in, (uint64_t)N + 1000, &err), 1);
+    assert_int_equal(tk_input_offset(in), N);
+    assert_int_equal(tk_input_window(in, 1, &d, &err), 0);
+    tk_input_close(in);
+    tu_rmdir(dir);
+
+    int rfd;
+    pid_t pid = start_writer(&rfd, N, 10);
+    in = tk_input_from_fd(rfd, "pipe", &err);
+    check_skip(in, N); /* read through */
+    tk_input_close(in);
+    tu_pipe_wait(pid, rfd);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_pipe_rewind),
         cmocka_unit_test(test_pipe_empty),
+        cmocka_unit_test(test_skip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
