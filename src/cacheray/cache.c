@@ -27,7 +27,8 @@ int cs_cache_init(cs_cache *c, uint64_t nsets, uint32_t ways,
     c->hashed = ways > CS_SCAN_WAYS;
     size_t slots = (size_t)(nsets * ways);
     c->e = calloc(slots, sizeof *c->e);
-    if (!c->e)
+    c->dirty = calloc(slots, 1);
+    if (!c->e || !c->dirty)
         goto oom;
     if (policy == TK_CACHESIM_PLRU) {
         c->tree_words = ways > 64 ? (ways - 1 + 63) / 64 : 1;
@@ -67,6 +68,7 @@ oom:
 void cs_cache_free(cs_cache *c)
 {
     free(c->e);
+    free(c->dirty);
     free(c->stamp);
     free(c->tree);
     free(c->nvalid);
@@ -129,7 +131,7 @@ static void list_push(cs_cache *c, uint64_t set, uint32_t slot)
     c->head[set] = slot;
 }
 
-uint64_t *cs_hashed_hit(cs_cache *c, uint64_t line)
+uint8_t *cs_hashed_hit(cs_cache *c, uint64_t line)
 {
     uint32_t *v = tk_linemap_find(&c->map, line);
     if (!v)
@@ -149,7 +151,7 @@ uint64_t *cs_hashed_hit(cs_cache *c, uint64_t line)
     default:
         break;
     }
-    return &c->e[slot];
+    return &c->dirty[slot];
 }
 
 static uint32_t first_invalid_way(const cs_cache *c, uint64_t set)
@@ -160,7 +162,7 @@ static uint32_t first_invalid_way(const cs_cache *c, uint64_t set)
             return w * 64 + (uint32_t)__builtin_ctzll(~b[w]);
 }
 
-static uint64_t hashed_insert(cs_cache *c, uint64_t line, uint64_t entry, uint64_t **slot_out)
+static uint64_t hashed_insert(cs_cache *c, uint64_t line, int dirty, uint8_t **dirty_out)
 {
     uint64_t set = cs_set_of(c, line);
     uint32_t way;
@@ -173,7 +175,7 @@ static uint64_t hashed_insert(cs_cache *c, uint64_t line, uint64_t entry, uint64
     else
         way = (uint32_t)(c->tail[set] - set * c->ways);
     uint32_t slot = (uint32_t)(set * c->ways + way);
-    uint64_t victim = c->e[slot];
+    uint64_t victim = c->e[slot] ? c->e[slot] | (uint64_t)c->dirty[slot] << 1 : 0;
     if (victim) {
         tk_linemap_remove(&c->map, victim >> 2);
         if (c->prev)
@@ -188,16 +190,16 @@ static uint64_t hashed_insert(cs_cache *c, uint64_t line, uint64_t entry, uint64
         list_push(c, set, slot);
     if (c->tree)
         cs_plru_touch(c->tree + set * c->tree_words, c->ways, way);
-    c->e[slot] = entry;
-    *slot_out = &c->e[slot];
+    c->e[slot] = line << 2 | CS_VALID;
+    c->dirty[slot] = (uint8_t)dirty;
+    *dirty_out = &c->dirty[slot];
     return victim;
 }
 
-uint64_t cs_insert(cs_cache *c, uint64_t line, uint64_t flags, uint64_t **slot)
+uint64_t cs_insert(cs_cache *c, uint64_t line, int dirty, uint8_t **dirty_out)
 {
-    uint64_t entry = line << 2 | CS_VALID | flags;
     if (c->hashed)
-        return hashed_insert(c, line, entry, slot);
+        return hashed_insert(c, line, dirty, dirty_out);
     uint32_t ways = c->ways, way = 0;
     uint64_t set = cs_set_of(c, line);
     uint64_t *s = c->e + set * ways, victim;
@@ -220,13 +222,15 @@ uint64_t cs_insert(cs_cache *c, uint64_t line, uint64_t flags, uint64_t **slot)
         if (c->tree)
             cs_plru_touch(c->tree + set * c->tree_words, ways, way);
     }
-    victim = s[way];
-    s[way] = entry;
-    *slot = s + way;
+    uint8_t *d = c->dirty + set * ways + way;
+    victim = s[way] ? s[way] | (uint64_t)*d << 1 : 0;
+    s[way] = line << 2 | CS_VALID;
+    *d = (uint8_t)dirty;
+    *dirty_out = d;
     return victim;
 }
 
-uint64_t cs_invalidate(cs_cache *c, uint64_t line)
+uint64_t cs_invalidate(cs_cache *c, uint64_t line, size_t *slot_out)
 {
     uint64_t set = cs_set_of(c, line);
     if (c->hashed) {
@@ -234,22 +238,26 @@ uint64_t cs_invalidate(cs_cache *c, uint64_t line)
         if (!v)
             return 0;
         uint32_t slot = *v, way = (uint32_t)(slot - set * c->ways);
-        uint64_t old = c->e[slot];
+        uint64_t old = c->e[slot] | (uint64_t)c->dirty[slot] << 1;
+        *slot_out = slot;
         tk_linemap_remove(&c->map, line);
         if (c->prev)
             list_unlink(c, set, slot);
         c->vbits[set * c->vwords + way / 64] &= ~(1ULL << (way % 64));
         c->nvalid[set]--;
         c->e[slot] = 0;
+        c->dirty[slot] = 0;
         return old;
     }
     uint32_t ways = c->ways;
-    uint64_t *s = c->e + set * ways, want = line << 2 | CS_VALID | CS_DIRTY;
+    uint64_t *s = c->e + set * ways, want = line << 2 | CS_VALID;
     for (uint32_t i = 0; i < ways; i++) {
-        if ((s[i] | CS_DIRTY) != want)
+        if (s[i] != want)
             continue;
-        uint64_t old = s[i];
+        uint64_t old = s[i] | (uint64_t)c->dirty[set * ways + i] << 1;
+        *slot_out = (size_t)(set * ways + i);
         s[i] = 0;
+        c->dirty[set * ways + i] = 0;
         if (c->stamp)
             c->stamp[set * ways + i] = 0; /* the first to be filled again */
         return old;

@@ -1,8 +1,10 @@
 /* One level's sets: lookup, replacement (LRU, FIFO, tree-PLRU, random)
  * and invalidation.
  *
- * Entries are `line << 2 | CS_VALID | CS_DIRTY?`, 0 = invalid, in a flat
- * array of nsets * ways, indexed by way. Small sets (ways <= CS_SCAN_WAYS)
+ * Entries are `line << 2 | CS_VALID`, 0 = invalid, in a flat array of
+ * nsets * ways, indexed by way; dirty bits are bytes in a parallel array.
+ * (Kept in the entry, a hit's write to it made the next access's scan of
+ * that set wait for the store: the simulator's loop ran at half speed.) Small sets (ways <= CS_SCAN_WAYS)
  * are scanned without branches (a bit per matching way); LRU and FIFO keep
  * a stamp per way (last use / insertion, 0 = invalid), so a hit costs one
  * store and the victim is the smallest stamp. Larger sets (fully
@@ -26,6 +28,7 @@ typedef struct cs_cache {
     tk_cachesim_policy policy;
     int hashed;
     uint64_t *e;              /* nsets * ways entries */
+    uint8_t *dirty;           /* per entry */
     uint64_t *stamp;          /* small LRU/FIFO sets: per way */
     uint64_t clock;
     uint64_t *tree;           /* PLRU: tree_words per set */
@@ -51,34 +54,34 @@ static inline uint64_t cs_set_of(const cs_cache *c, uint64_t line)
     return c->pow2 ? line & c->set_mask : line % c->nsets;
 }
 
-uint64_t *cs_hashed_hit(cs_cache *c, uint64_t line);
+uint8_t *cs_hashed_hit(cs_cache *c, uint64_t line);
 
-/* A bit per way of `s` holding `want` (ignoring the dirty bit). */
+/* A bit per way of `s` holding `want`. */
 static inline uint64_t cs_scan(const uint64_t *s, uint64_t want, uint32_t ways)
 {
     uint64_t match = 0;
     for (uint32_t i = 0; i < ways; i++)
-        match |= (uint64_t)((s[i] | CS_DIRTY) == want) << i;
+        match |= (uint64_t)(s[i] == want) << i;
     return match;
 }
 
 /* The same for 4 ways, written out (compilers do not unroll the loop). */
 static inline uint64_t cs_scan4(const uint64_t *s, uint64_t want)
 {
-    return (uint64_t)((s[0] | CS_DIRTY) == want) | (uint64_t)((s[1] | CS_DIRTY) == want) << 1 |
-           (uint64_t)((s[2] | CS_DIRTY) == want) << 2 | (uint64_t)((s[3] | CS_DIRTY) == want) << 3;
+    return (uint64_t)(s[0] == want) | (uint64_t)(s[1] == want) << 1 |
+           (uint64_t)(s[2] == want) << 2 | (uint64_t)(s[3] == want) << 3;
 }
 void cs_plru_touch(uint64_t *tree, uint32_t ways, uint32_t way);
 
 /* Look `line` up; on a hit update the replacement state and return the
- * entry (valid until the set changes), else NULL. */
-static inline uint64_t *cs_hit(cs_cache *c, uint64_t line)
+ * entry's dirty byte (valid until the set changes), else NULL. */
+static inline uint8_t *cs_hit(cs_cache *c, uint64_t line)
 {
     if (c->hashed)
         return cs_hashed_hit(c, line);
     uint32_t ways = c->ways;
     uint64_t set = cs_set_of(c, line);
-    const uint64_t *s = c->e + set * ways, want = line << 2 | CS_VALID | CS_DIRTY;
+    const uint64_t *s = c->e + set * ways, want = line << 2 | CS_VALID;
     uint64_t match;
     switch (ways) { /* the common sizes unrolled */
     case 4: match = cs_scan4(s, want); break;
@@ -96,15 +99,17 @@ static inline uint64_t *cs_hit(cs_cache *c, uint64_t line)
         c->stamp[set * ways + w] = ++c->clock;
     else if (c->policy == TK_CACHESIM_PLRU)
         cs_plru_touch(c->tree + set * c->tree_words, ways, w);
-    return c->e + set * ways + w; /* FIFO, random: a hit changes nothing */
+    return c->dirty + set * ways + w; /* FIFO, random: a hit changes nothing */
 }
 
-/* Insert `line` (absent) with `flags` (CS_DIRTY or 0), replacing a victim.
- * Returns the victim's entry (0 when the way was invalid); *slot is set to
- * the new entry. -1 (all ones) when out of memory (hashed sets). */
-uint64_t cs_insert(cs_cache *c, uint64_t line, uint64_t flags, uint64_t **slot);
+/* Insert `line` (absent), dirty or not, replacing a victim. Returns the
+ * victim's entry with CS_DIRTY when it was dirty (0 when the way was
+ * invalid); *dirty is set to the new entry's dirty byte. -1 (all ones)
+ * when out of memory (hashed sets). */
+uint64_t cs_insert(cs_cache *c, uint64_t line, int dirty, uint8_t **dirty_out);
 
-/* Drop `line` if present: returns its entry (0 when absent). */
-uint64_t cs_invalidate(cs_cache *c, uint64_t line);
+/* Drop `line` if present: returns its entry with CS_DIRTY when it was
+ * dirty (0 when absent), and sets *slot to where it was. */
+uint64_t cs_invalidate(cs_cache *c, uint64_t line, size_t *slot);
 
 #endif

@@ -17,7 +17,6 @@ static int alloc_table(cs_falseshare *f, size_t slots)
         return -1;
     f->slots = slots;
     f->tab_shift = 64 - (unsigned)__builtin_ctzll(slots);
-    memset(f->recent, 0, sizeof f->recent);
     return 0;
 }
 
@@ -126,14 +125,6 @@ static int shared_write(cs_falseshare *f, tk_cachesim *s, cs_fs_line *L,
     return 0;
 }
 
-/* Neighbouring lines get neighbouring slots (groups of 8), so a program
- * walking through memory finds their entries in the same cache lines. */
-static size_t home(const cs_falseshare *f, uint64_t line)
-{
-    size_t group = (size_t)(((line >> 3) * 0x9E3779B97F4A7C15ULL) >> f->tab_shift);
-    return (group << 3 | (line & 7)) & (f->slots - 1);
-}
-
 static int rehash(cs_falseshare *f)
 {
     cs_fs_entry *old = f->tab;
@@ -144,7 +135,7 @@ static int rehash(cs_falseshare *f)
     }
     for (size_t i = 0; i < n; i++)
         if (old[i].line1) {
-            size_t j = home(f, old[i].line1 - 1);
+            size_t j = cs_fs_home(f, old[i].line1 - 1);
             while (f->tab[j].line1)
                 j = (j + 1) & (f->slots - 1);
             f->tab[j] = old[i];
@@ -157,22 +148,21 @@ static int rehash(cs_falseshare *f)
  * NULL when out of memory. */
 static cs_fs_entry *entry(cs_falseshare *f, uint64_t line, uint64_t thread)
 {
-    size_t r = cs_fs_recent(line);
-    if (f->recent[r].line1 == line + 1)
-        return &f->tab[f->recent[r].slot];
-    if ((f->n + 1) * 2 > f->slots && rehash(f) != 0)
-        return NULL;
-    size_t i = home(f, line);
+    size_t i = cs_fs_home(f, line);
     while (f->tab[i].line1 && f->tab[i].line1 != line + 1)
         i = (i + 1) & (f->slots - 1);
-    cs_fs_entry *e = &f->tab[i];
-    if (!e->line1) {
-        *e = (cs_fs_entry){.line1 = line + 1, .thread = thread};
-        f->n++;
+    if (f->tab[i].line1)
+        return &f->tab[i];
+    if ((f->n + 1) * 2 > f->slots) {
+        if (rehash(f) != 0)
+            return NULL;
+        i = cs_fs_home(f, line);
+        while (f->tab[i].line1)
+            i = (i + 1) & (f->slots - 1);
     }
-    f->recent[r].line1 = line + 1;
-    f->recent[r].slot = i;
-    return e;
+    f->tab[i] = (cs_fs_entry){.line1 = line + 1, .thread = thread};
+    f->n++;
+    return &f->tab[i];
 }
 
 static int line_write(cs_falseshare *f, tk_cachesim *s, uint64_t line, uint64_t mask,
@@ -191,7 +181,6 @@ static int line_write(cs_falseshare *f, tk_cachesim *s, uint64_t line, uint64_t 
     return shared_write(f, s, &f->shared[e->writes - 1], thread, mask);
 }
 
-/* cs_fs_write beyond its inline case: line by line. */
 int cs_fs_write_lines(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t last,
                       uint64_t thread)
 {

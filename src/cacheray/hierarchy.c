@@ -4,7 +4,8 @@
  * the semantics (docs/formats/cacheray.md, "Cache simulation"):
  *
  *   access of line X at level k (read, or write of bytes [lo, hi]):
- *     count it; with 3C, replay it in the fully associative LRU shadow;
+ *     count it; with 3C, replay it in the fully associative LRU shadow
+ *           (shadow.h);
  *     hit:  update the replacement state; a write marks X dirty
  *           (write-back) or is forwarded to k+1 (write-through);
  *     miss: count and classify it; a write that does not allocate is
@@ -19,17 +20,20 @@
 
 #include "cacheray/hierarchy.h"
 
-static void classify_miss(cs_level *L, uint64_t line, int shadow_hit, tk_cachesim *s)
+uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s)
 {
-    int added;
-    if (!tk_linemap_upsert(&L->seen, line, 0, &added))
-        s->oom = 1;
-    if (added)
+    int seen;
+    uint64_t t;
+    int hit = cs_shadow_miss(&L->shadow, line, L->write_allocate || !write, &seen, &t);
+    if (!seen)
         L->st.compulsory++;
-    else if (!shadow_hit)
+    else if (!hit)
         L->st.capacity++;
     else
         L->st.conflict++;
+    if (L->shadow.oom)
+        s->oom = 1;
+    return t;
 }
 
 /* Drop the lines overlapping [first, last] from the levels above k.
@@ -41,8 +45,11 @@ static int back_invalidate(tk_cachesim *s, size_t k, uint64_t first, uint64_t la
     for (size_t j = 0; j < k; j++) {
         cs_level *U = &s->lv[j];
         for (uint64_t line = first >> U->shift;; line++) {
-            uint64_t old = cs_invalidate(&U->c, line);
+            size_t slot;
+            uint64_t old = cs_invalidate(&U->c, line, &slot);
             if (old) {
+                if (U->classify)
+                    cs_shadow_drop(&U->shadow, slot, line);
                 U->last = 0;
                 U->st.invalidations++;
                 if (old & CS_DIRTY) {
@@ -72,24 +79,28 @@ static void evict(tk_cachesim *s, size_t k, uint64_t victim)
 }
 
 unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t hi,
-                 int write, int shadow_hit)
+                 int write)
 {
     cs_level *L = &s->lv[k];
     unsigned mask = 1u << k;
     L->st.read_misses += !write;
     L->st.write_misses += write;
-    if (L->classify)
-        classify_miss(L, line, shadow_hit, s);
+    uint64_t t = L->classify ? cs_classify_miss(L, line, write, s) : 0;
     if (write && !L->write_allocate)
         return mask | cs_access_range(s, k + 1, lo, hi, 1);
     uint64_t first = line << L->shift;
     mask |= cs_access_range(s, k + 1, first, first + ((1ULL << L->shift) - 1), 0);
-    uint64_t *slot;
-    uint64_t victim = cs_insert(&L->c, line, write && L->write_back ? CS_DIRTY : 0, &slot);
+    uint8_t *slot;
+    uint64_t victim = cs_insert(&L->c, line, write && L->write_back, &slot);
     if (victim == UINT64_MAX) {
         s->oom = 1;
         return mask;
     }
+    if (L->classify)
+        cs_shadow_fill(&L->shadow, (size_t)(slot - L->c.dirty), victim ? victim >> 2 : UINT64_MAX,
+                       t);
+    if (L->shadow.oom)
+        s->oom = 1;
     L->last = line + 1; /* reset if an invalidation below drops it */
     L->last_slot = slot;
     if (victim)
@@ -143,9 +154,7 @@ int cs_levels_init(tk_cachesim *s)
         /* each level's generator starts at seed + level index */
         if (cs_cache_init(&L->c, lines / ways, ways, c->policy, s->cfg.seed + k) != 0)
             return -1;
-        if (L->classify &&
-            (cs_falru_init(&L->shadow, lines) != 0 ||
-             tk_linemap_init(&L->seen, 1024) != 0))
+        if (L->classify && cs_shadow_init(&L->shadow, lines, (size_t)lines) != 0)
             return -1;
     }
     return 0;
@@ -155,7 +164,6 @@ void cs_levels_free(tk_cachesim *s)
 {
     for (size_t k = 0; k < TK_CACHESIM_MAX_LEVELS; k++) {
         cs_cache_free(&s->lv[k].c);
-        cs_falru_free(&s->lv[k].shadow);
-        tk_linemap_free(&s->lv[k].seen);
+        cs_shadow_free(&s->lv[k].shadow);
     }
 }

@@ -10,9 +10,12 @@
  * line they overlap. Returns the levels missed on the demand path. */
 unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last,
                          int write);
+/* A miss at a level with 3C: count its class. Returns the time of the
+ * line's event in the shadow, for cs_shadow_fill. */
+uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s);
 /* Line `line` missed at level k: count, classify and serve it. */
 unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t hi,
-                 int write, int shadow_hit);
+                 int write);
 
 /* Line `line` (bytes [lo, hi] of it) at level k. Branch-light: whether an
  * access reads or writes follows no pattern a predictor could learn. */
@@ -22,26 +25,26 @@ static inline unsigned cs_access_line(tk_cachesim *s, size_t k, uint64_t line,
     cs_level *L = &s->lv[k];
     L->st.reads += !write;
     L->st.writes += write;
-    uint64_t *e = L->last_slot;
+    uint8_t *e = L->last_slot;
     /* The same line again changes nothing: with 3C that saves the shadow's
-     * lookup; without, a set scan costs less than the branch mispredicts. */
+     * event; without, a set scan costs less than the branch mispredicts. */
     if (!L->classify || line + 1 != L->last) {
         L->last = 0;
-        /* 3C shadow: would a fully associative LRU cache of the same size
-         * hit? It follows the level's allocation policy, not invalidations. */
-        int shadow_hit =
-            L->classify ? cs_falru_access(&L->shadow, line, L->write_allocate || !write) : 1;
         e = cs_hit(&L->c, line);
         if (!e)
-            return cs_miss(s, k, line, lo, hi, write, shadow_hit);
-        /* the shadow holds the line too unless a write missed it there
-         * without allocating */
-        if (L->write_allocate || shadow_hit || !write) {
-            L->last = line + 1;
-            L->last_slot = e;
+            return cs_miss(s, k, line, lo, hi, write);
+        if (L->classify) {
+            /* the shadow follows the level's allocation policy, not its
+             * invalidations */
+            int allocate = L->write_allocate || !write;
+            if (cs_shadow_hit(&L->shadow, (size_t)(e - L->c.dirty), line, allocate) ||
+                allocate) {
+                L->last = line + 1;
+                L->last_slot = e;
+            }
         }
     }
-    *e |= (uint64_t)(write & L->write_back) << 1; /* CS_DIRTY */
+    *e |= (uint8_t)(write & L->write_back);
     return (write & !L->write_back) ? cs_access_range(s, k + 1, lo, hi, 1) : 0;
 }
 
@@ -54,6 +57,10 @@ static inline unsigned cs_access(tk_cachesim *s, uint64_t addr, uint64_t last, i
         return cs_access_line(s, 0, addr >> shift, addr, last, write);
     return cs_access_range(s, 0, addr, last, write);
 }
+
+/* The pass taking a batch through the hierarchy (toplevel.c): a fast one
+ * for the common shapes of the first level, else access by access. */
+cs_pass_fn cs_top_pass(const tk_cachesim *s);
 
 int cs_levels_init(tk_cachesim *s);
 void cs_levels_free(tk_cachesim *s);

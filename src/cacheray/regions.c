@@ -1,8 +1,7 @@
 /* Live RTTA regions for the simulator: disjoint non-empty intervals in a
  * red-black tree, empty regions (elemsize or elemcount 0) in a second tree
- * by start. Point lookups go through a cache of 4 KiB pages that lie wholly
- * inside one region or outside all (valid until the regions change) and
- * the last region found. The rules
+ * by start. Point lookups go through a cache of intervals, one per 4 KiB
+ * page (sim_int.h). The rules
  * are the checker's (check.c): a region ends at its RTTA_REMOVE, or when
  * an RTTA_ADD overlaps it or starts where it starts. */
 #include <stdlib.h>
@@ -32,10 +31,17 @@ const cs_region cs_no_region = {.start = 1, .last = 0, .type = 0};
 struct cs_regions {
     cs_region_pages pc;     /* first: cs_regions_find reads it inline */
     struct node_tree live, empty;
-    const cs_region *hit;   /* the region found last */
     cs_region_end_fn on_end;
     void *ctx;
 };
+
+/* Empty slot i: a byte of page i + 1, which maps to another slot. */
+static void clear_slot(cs_regions *g, size_t i)
+{
+    g->pc.page[i].lo = (uint64_t)((i + 1) & (CS_REGION_PAGES - 1)) << CS_REGION_PAGE_SHIFT;
+    g->pc.page[i].span = 0;
+    g->pc.page[i].r = &cs_no_region;
+}
 
 cs_regions *cs_regions_new(cs_region_end_fn on_end, void *ctx)
 {
@@ -46,14 +52,35 @@ cs_regions *cs_regions_new(cs_region_end_fn on_end, void *ctx)
     RB_INIT(&g->empty);
     g->on_end = on_end;
     g->ctx = ctx;
-    g->pc.gen = 1;
+    for (size_t i = 0; i < CS_REGION_PAGES; i++)
+        clear_slot(g, i);
     return g;
+}
+
+/* The cached intervals overlapping [start, last] are no longer known.
+ * Only those: programs allocate and free all the time, and forgetting
+ * every page each time cost a tree lookup per page touched afterwards. */
+static void forget(cs_regions *g, uint64_t start, uint64_t last)
+{
+    uint64_t page = start >> CS_REGION_PAGE_SHIFT, end = last >> CS_REGION_PAGE_SHIFT;
+    if (end - page >= CS_REGION_PAGES) {
+        for (size_t i = 0; i < CS_REGION_PAGES; i++)
+            clear_slot(g, i);
+        return;
+    }
+    for (;; page++) {
+        size_t i = page & (CS_REGION_PAGES - 1);
+        const cs_region_slot *sl = &g->pc.page[i];
+        if (sl->lo <= last && sl->lo + sl->span >= start)
+            clear_slot(g, i);
+        if (page == end)
+            return;
+    }
 }
 
 static void drop(cs_regions *g, struct node_tree *t, node *n, int report)
 {
-    g->pc.gen++;
-    g->hit = NULL;
+    forget(g, n->r.start, n->r.last);
     RB_REMOVE(node_tree, t, n);
     if (report)
         g->on_end(g->ctx, &n->r);
@@ -96,7 +123,6 @@ static void end_overlapping(cs_regions *g, uint64_t start, uint64_t last)
 cs_region *cs_regions_add(cs_regions *g, uint64_t start, uint64_t bytes)
 {
     node key = {.r.start = start}, *n;
-    g->pc.gen++;
     if ((n = RB_FIND(node_tree, &g->empty, &key)))
         drop(g, &g->empty, n, 1);
     uint64_t last = start;
@@ -113,6 +139,7 @@ cs_region *cs_regions_add(cs_regions *g, uint64_t start, uint64_t bytes)
         return NULL;
     n->r.start = start;
     n->r.last = last;
+    forget(g, start, last);
     RB_INSERT(node_tree, bytes ? &g->live : &g->empty, n);
     return &n->r;
 }
@@ -131,14 +158,10 @@ int cs_regions_remove(cs_regions *g, uint64_t start)
     return 0;
 }
 
-/* cs_regions_find when the page is not in the cache. */
+/* cs_regions_find when the page's slot does not hold the address: the
+ * tree, then the slot remembers the answer's interval in the page. */
 const cs_region *cs_regions_lookup(cs_regions *g, uint64_t addr)
 {
-    uint64_t page = addr >> CS_REGION_PAGE_SHIFT;
-    size_t slot = page & (sizeof g->pc.page / sizeof g->pc.page[0] - 1);
-    const cs_region *h = g->hit;
-    if (h && h->start <= addr && addr <= h->last)
-        return h;
     /* the nearest regions starting at or before addr, and after it */
     node *n = RB_ROOT(&g->live), *best = NULL, *after = NULL;
     while (n) {
@@ -151,16 +174,20 @@ const cs_region *cs_regions_lookup(cs_regions *g, uint64_t addr)
         }
     }
     const cs_region *r = best && addr <= best->r.last ? &best->r : &cs_no_region;
-    uint64_t first = page << CS_REGION_PAGE_SHIFT, last = first + ((1u << CS_REGION_PAGE_SHIFT) - 1);
-    int whole = r != &cs_no_region
-                    ? r->start <= first && last <= r->last
-                    : (!best || best->r.last < first) && (!after || after->r.start > last);
-    if (whole) {
-        g->pc.page[slot].page1 = page + 1;
-        g->pc.page[slot].gen = g->pc.gen;
-        g->pc.page[slot].r = r;
-    } else if (r != &cs_no_region) {
-        g->hit = r;
+    uint64_t lo = addr & ~(uint64_t)((1u << CS_REGION_PAGE_SHIFT) - 1);
+    uint64_t hi = lo + ((1u << CS_REGION_PAGE_SHIFT) - 1);
+    if (r != &cs_no_region) {
+        lo = r->start > lo ? r->start : lo;
+        hi = r->last < hi ? r->last : hi;
+    } else {
+        if (best && best->r.last >= lo) /* best ends before addr */
+            lo = best->r.last + 1;
+        if (after && after->r.start <= hi)
+            hi = after->r.start - 1;
     }
+    cs_region_slot *sl = &g->pc.page[(addr >> CS_REGION_PAGE_SHIFT) & (CS_REGION_PAGES - 1)];
+    sl->lo = lo;
+    sl->span = hi - lo;
+    sl->r = r;
     return r;
 }

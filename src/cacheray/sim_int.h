@@ -7,9 +7,9 @@
 #include <tracekit/format.h>
 
 #include "cacheray/cache.h"
-#include "cacheray/falru.h"
 #include "cacheray/layout.h"
 #include "cacheray/linemap.h"
+#include "cacheray/shadow.h"
 #include "core/hashmap.h"
 
 /* ---- a level of the hierarchy (hierarchy.c) */
@@ -21,10 +21,9 @@ typedef struct cs_level {
      * present and most recent in the cache and in the shadow: a repeat
      * access changes no state, so it skips both lookups. */
     uint64_t last;
-    uint64_t *last_slot;
+    uint8_t *last_slot;      /* its dirty byte */
     int classify;            /* 3C */
-    cs_falru shadow;         /* fully associative LRU of the same size */
-    tk_linemap seen;         /* lines ever referenced (value unused) */
+    cs_shadow shadow;        /* fully associative LRU of the same size */
     tk_cachesim_level_stats st;
 } cs_level;
 
@@ -45,15 +44,21 @@ extern const cs_region cs_no_region;
 #define CS_REGION_PAGE_SHIFT 12
 #define CS_REGION_PAGES 1024
 
-/* The front of cs_regions: 4 KiB pages lying wholly inside one region or
- * outside all, valid while `gen` (bumped whenever a region comes or goes)
- * is unchanged. */
+/* The front of cs_regions: per 4 KiB page (direct-mapped), the interval
+ * of that page around the address last looked up there that lies in one
+ * region, or outside all: the whole page mostly, the part up to or from a
+ * region's boundary where one cuts it. A hit is one compare, with no
+ * generation to check: a region that comes or goes clears the slots it
+ * overlaps (all of them when it covers more pages than there are). An
+ * empty slot holds a one-byte interval in a page of another slot, which
+ * no lookup there can match. */
+typedef struct cs_region_slot {
+    uint64_t lo, span;       /* [lo, lo + span] */
+    const cs_region *r;      /* &cs_no_region: none */
+} cs_region_slot;
+
 typedef struct cs_region_pages {
-    struct {
-        uint64_t page1, gen;     /* page + 1 */
-        const cs_region *r;      /* &cs_no_region: none */
-    } page[CS_REGION_PAGES];
-    uint64_t gen;
+    cs_region_slot page[CS_REGION_PAGES];
 } cs_region_pages;
 /* Called for each region that ends (removed or overlapped). */
 typedef void (*cs_region_end_fn)(void *ctx, const cs_region *r);
@@ -71,10 +76,9 @@ const cs_region *cs_regions_lookup(cs_regions *g, uint64_t addr);
 static inline const cs_region *cs_regions_find(cs_regions *g, uint64_t addr)
 {
     const cs_region_pages *p = (const cs_region_pages *)g; /* its first member */
-    uint64_t page = addr >> CS_REGION_PAGE_SHIFT;
-    size_t slot = page & (CS_REGION_PAGES - 1);
-    if (p->page[slot].page1 == page + 1 && p->page[slot].gen == p->gen)
-        return p->page[slot].r;
+    const cs_region_slot *sl = &p->page[(addr >> CS_REGION_PAGE_SHIFT) & (CS_REGION_PAGES - 1)];
+    if (addr - sl->lo <= sl->span)
+        return sl->r;
     return cs_regions_lookup(g, addr);
 }
 
@@ -115,7 +119,9 @@ static inline void cs_count(tk_cachesim_counts *c, int write, unsigned size,
 void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
                      unsigned size, int write, unsigned mask);
 
-/* Count an access to `r` (&cs_no_region: untyped). */
+/* Count an access to `r` (&cs_no_region: untyped). Access by access: runs
+ * of one type are short (a program goes between its stack and its heap
+ * all the time). */
 static inline void cs_types_access(cs_types *t, const cs_region *r, uint64_t addr,
                                    unsigned size, int write, unsigned mask)
 {
@@ -171,10 +177,6 @@ typedef struct cs_falseshare {
     cs_fs_entry *tab;        /* open addressing, at most half full */
     size_t slots, n;
     unsigned tab_shift;      /* 64 - log2(slots) */
-    struct {                 /* recently written lines: line + 1 -> slot */
-        uint64_t line1;
-        size_t slot;
-    } recent[1024];
     cs_fs_line *shared;
     size_t nshared, cap_shared;
     /* the report (cs_fs_finish): lines with disjoint writers, sorted */
@@ -185,13 +187,19 @@ typedef struct cs_falseshare {
 
 int cs_fs_init(cs_falseshare *f, unsigned line_shift);
 void cs_fs_free(cs_falseshare *f);
+/* A write of [addr, last] by `thread`, line by line. -1 when out of
+ * memory. (The simulator's pass takes the common case itself: one line
+ * this thread alone wrote before, found at its home slot.) */
 int cs_fs_write_lines(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t last,
                       uint64_t thread);
 
-/* The slot in `recent` for a line. */
-static inline size_t cs_fs_recent(uint64_t line)
+/* A line's first slot in the table. Neighbouring lines get neighbouring
+ * slots (groups of 8), so a program walking through memory finds their
+ * entries in the same cache lines. */
+static inline size_t cs_fs_home(const cs_falseshare *f, uint64_t line)
 {
-    return (size_t)((line * 0x9E3779B97F4A7C15ULL) >> 54); /* 1024 entries */
+    size_t group = (size_t)(((line >> 3) * 0x9E3779B97F4A7C15ULL) >> f->tab_shift);
+    return (group << 3 | (line & 7)) & (f->slots - 1);
 }
 
 /* The mask chunks of bytes [lo, hi] of a line. */
@@ -201,24 +209,6 @@ static inline uint64_t cs_fs_chunks(const cs_falseshare *f, uint64_t lo, uint64_
     return (b == 63 ? ~0ULL : (1ULL << (b + 1)) - 1) & ~((1ULL << a) - 1);
 }
 
-/* A write of [addr, last] by `thread`. -1 when out of memory. The common
- * case inline: one line, recently written by this thread alone. */
-static inline int cs_fs_write(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t last,
-                              uint64_t thread)
-{
-    uint64_t line = addr >> f->shift;
-    size_t r = cs_fs_recent(line);
-    if (line == last >> f->shift && f->recent[r].line1 == line + 1) {
-        cs_fs_entry *e = &f->tab[f->recent[r].slot];
-        if (e->mask && e->thread == thread) {
-            uint64_t base = line << f->shift;
-            e->mask |= cs_fs_chunks(f, addr - base, last - base);
-            e->writes++;
-            return 0;
-        }
-    }
-    return cs_fs_write_lines(f, s, addr, last, thread);
-}
 /* Build the report; -1 when out of memory. */
 int cs_fs_finish(cs_falseshare *f, const tk_cachesim *s);
 
@@ -231,6 +221,22 @@ int cs_reuse_access(cs_reuse *r, uint64_t line);
 void cs_reuse_get(const cs_reuse *r, tk_cachesim_reuse *out);
 
 /* ---- the simulator */
+
+/* Accesses decoded for the analyses to take in turn (sim.c). Filled with
+ * n and nwrites in locals: every byte stored into the arrays could, for
+ * the compiler, change them. */
+enum { CS_BATCH = 256 };
+typedef struct cs_batch {
+    size_t n;
+    uint64_t addr[CS_BATCH], thread[CS_BATCH];
+    uint8_t size[CS_BATCH], write[CS_BATCH], mask[CS_BATCH]; /* mask: levels missed */
+    uint16_t writes[CS_BATCH];  /* indices of the writes of 1 byte or more */
+    size_t nwrites;
+    size_t fs_home[CS_BATCH];   /* their lines' home slots in the false-sharing table */
+} cs_batch;
+
+typedef void (*cs_pass_fn)(tk_cachesim *s, cs_batch *b);
+
 struct tk_cachesim {
     tk_cachesim_config cfg;
     size_t nlevels;
@@ -244,6 +250,8 @@ struct tk_cachesim {
     cs_reuse *reuse;
     unsigned l1_shift;
     int oom;
+    cs_pass_fn top_pass;     /* the batch through the hierarchy */
+    cs_batch batch;
 };
 
 /* The type and field at `addr` (for false sharing): type index (0 when

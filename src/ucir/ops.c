@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/cpu.h"
 #include "ucir/ucir_int.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -254,7 +255,7 @@ int ucir_scan_spec(const uint8_t *d, size_t n, uint32_t op_count, ucir_scan *s)
         if (__builtin_expect(ops == op_count, 0))
             return fail(s, pos, recs, "frame data goes on after its %u ops (op_count)", op_count);
 #ifdef SCAN_AVX2
-        if (first && n - pos >= FAST_BLOCK + FAST_TAIL && __builtin_cpu_supports("avx2")) {
+        if (first && n - pos >= FAST_BLOCK + FAST_TAIL && tk_cpu_avx2()) {
             size_t k = scan_fast(d, n, &pos, &recs, op_count - ops, s);
             if (k == SIZE_MAX)
                 return -1;

@@ -2,9 +2,12 @@
  * traces, for every replacement policy x write-back/through x allocate or
  * not x inclusive or not x 1-3 levels, on hierarchies that exercise
  * direct-mapped, set-associative, non-power-of-two set counts, small
- * (scanned) and large (hashed) fully associative caches, and levels with
- * larger and smaller lines than the level above. Every counter of every
- * level must match, and so must each thread's misses per level. */
+ * (scanned) and large (hashed) fully associative caches, first levels of
+ * 4, 8 and 16 ways (toplevel.c's fast paths), and levels with
+ * larger and smaller lines than the level above, each with 3C
+ * classification and without. Every counter of every level must match,
+ * and so must each thread's misses per level. ctest runs it again with
+ * TRACEKIT_NO_AVX2 set, for the first level's portable fast path. */
 #include <string.h>
 
 #include "refsim.h"
@@ -16,6 +19,8 @@ static const char *const hierarchies[][3] = {
     {"L1:1K:4:32", "L2:4K:full:64", "L3:16K:8:64"},     /* L2 hashed (64 ways) */
     {"L1:768:4:64", "L2:3K:4:64", "L3:12K:16:64"},      /* 3 and 12 sets */
     {"L1:2K:full:64", "L2:1K:2:32", "L3:8K:32:64"},     /* scanned FA L1; L2 smaller */
+    {"L1:2K:8:64", "L2:8K:16:64", "L3:32K:8:128"},      /* 8 and 16 ways unrolled */
+    {"L1:4K:16:64", "L2:16K:8:64", "L3:64K:4:64"},
 };
 
 static const char *const policies[] = {"lru", "fifo", "plru", "random"};
@@ -87,7 +92,8 @@ static void every_combination(void **state)
             for (int wb = 0; wb < 2; wb++)
                 for (int alloc = 0; alloc < 2; alloc++)
                     for (int incl = 0; incl < 2; incl++)
-                        for (size_t n = 1; n <= 3; n++) {
+                        for (size_t n = 1; n <= 3; n++)
+                        for (int no3c = 0; no3c < 2; no3c++) {
                             char spec[3][48];
                             const char *specs[4] = {NULL};
                             for (size_t k = 0; k < n; k++) {
@@ -95,14 +101,16 @@ static void every_combination(void **state)
                                          policies[p]);
                                 specs[k] = spec[k];
                             }
-                            tk_cachesim_config c = st_config(specs, wb, alloc, incl, 0);
+                            tk_cachesim_config c = st_config(specs, wb, alloc, incl,
+                                                             no3c ? TK_CACHESIM_NO_3C : 0);
                             c.seed = seed;
                             char what[200];
                             snprintf(what, sizeof what,
-                                     "hierarchy %zu, %s, %s, %s, %s, %zu level%s", h,
+                                     "hierarchy %zu, %s, %s, %s, %s, %zu level%s%s", h,
                                      policies[p], wb ? "write-back" : "write-through",
                                      alloc ? "allocate" : "no-allocate",
-                                     incl ? "inclusive" : "non-inclusive", n, n > 1 ? "s" : "");
+                                     incl ? "inclusive" : "non-inclusive", n, n > 1 ? "s" : "",
+                                     no3c ? ", no 3C" : "");
                             compare(what, &c, seed++);
                         }
 }

@@ -8,14 +8,23 @@
 
 #include "simtest.h"
 
+/* The configuration in use: 0 takes the first level's 4-way fast path
+ * with reuse distances, 1 its 8-way one with 3C off, 2 the general path. */
+static int which;
+
 static tk_cachesim_config config(void)
 {
-    static const char *const specs[] = {"L1:1K:4:64", "L2:4K:full:64:plru", NULL};
-    return st_config(specs, 1, 1, 0, TK_CACHESIM_REUSE);
+    static const char *const specs[][3] = {
+        {"L1:1K:4:64", "L2:4K:full:64:plru", NULL},
+        {"L1:2K:8:64", "L2:8K:16:64", NULL},
+        {"L1:2K:8:64:fifo", "L2:8K:16:64", NULL},
+    };
+    static const unsigned flags[] = {TK_CACHESIM_REUSE, TK_CACHESIM_NO_3C, 0};
+    return st_config(specs[which], 1, 1, 0, flags[which]);
 }
 
-/* Accesses (some flagged, some 0 bytes, some crossing lines) by 3 threads
- * with RTTA records among them; names of every length up to `maxname`. */
+/* Accesses (some flagged, some 0 bytes, some crossing lines, some to a
+ * falsely shared line) by 3 threads with RTTA records among them; names of every length up to `maxname`. */
 static void random_trace(tu_buf *b, uint64_t seed, size_t records, size_t maxname)
 {
     static char name[1 << 16];
@@ -34,8 +43,11 @@ static void random_trace(tu_buf *b, uint64_t seed, size_t records, size_t maxnam
         } else {
             uint8_t tag = (r >> 8 & 1) | (r % 13 == 0 ? TK_CR_ATOMIC : 0) |
                           (r % 17 == 0 ? TK_CR_UNALIGNED : 0);
-            tu_access(b, tag, 0x10000 + (r >> 12) % 0x9000, (uint8_t)(r >> 40) % 20,
-                      (r >> 50) % 3);
+            if (r % 11 == 0) /* per-thread counters sharing a line */
+                tu_access(b, tag | 1, 0x1A000 + 8 * ((r >> 50) % 3), 4, (r >> 50) % 3);
+            else
+                tu_access(b, tag, 0x10000 + (r >> 12) % 0x9000, (uint8_t)(r >> 40) % 20,
+                          (r >> 50) % 3);
         }
     }
 }
@@ -102,9 +114,25 @@ static void expect_same(tk_cachesim *a, tk_cachesim *b)
         assert_memory_equal(&x, &y, sizeof x);
     }
     uint64_t sa, sb;
-    assert_int_equal(tk_cachesim_false_sharing_count(a, &sa),
-                     tk_cachesim_false_sharing_count(b, &sb));
+    size_t nfs = tk_cachesim_false_sharing_count(a, &sa);
+    assert_int_equal(nfs, tk_cachesim_false_sharing_count(b, &sb));
     assert_int_equal(sa, sb);
+    for (size_t i = 0; i < nfs; i++) {
+        tk_cachesim_false_sharing x, y;
+        tk_cachesim_get_false_sharing(a, i, &x);
+        tk_cachesim_get_false_sharing(b, i, &y);
+        assert_int_equal(x.line, y.line);
+        assert_int_equal(x.writes, y.writes);
+        assert_int_equal(x.alternations, y.alternations);
+        assert_int_equal(x.nthreads, y.nthreads);
+        for (size_t t = 0; t < x.nthreads; t++) {
+            assert_int_equal(x.threads[t].thread, y.threads[t].thread);
+            assert_int_equal(x.threads[t].first, y.threads[t].first);
+            assert_int_equal(x.threads[t].last, y.threads[t].last);
+            assert_int_equal(x.threads[t].writes, y.threads[t].writes);
+            assert_int_equal(x.threads[t].offset, y.threads[t].offset);
+        }
+    }
     tk_cachesim_reuse ra, rb;
     tk_cachesim_get_reuse(a, &ra);
     tk_cachesim_get_reuse(b, &rb);
@@ -113,18 +141,22 @@ static void expect_same(tk_cachesim *a, tk_cachesim *b)
 
 static void compare_trace(const tu_buf *b)
 {
-    tk_error e1, e2;
-    tk_status st;
-    int rc;
-    tk_cachesim *a = run_memory(b, &st, &e1), *f = run_feed(b, &rc, &e2);
-    assert_int_equal(st, TK_OK);
-    assert_int_equal(rc, 0);
-    expect_same(a, f);
-    tk_cachesim_totals t;
-    tk_cachesim_get_totals(a, &t);
-    assert_true(t.rtta_add > 0 && t.zero_size > 0 && t.writes > 0);
-    tk_cachesim_free(a);
-    tk_cachesim_free(f);
+    for (which = 0; which < 3; which++) {
+        tk_error e1, e2;
+        tk_status st;
+        int rc;
+        tk_cachesim *a = run_memory(b, &st, &e1), *f = run_feed(b, &rc, &e2);
+        assert_int_equal(st, TK_OK);
+        assert_int_equal(rc, 0);
+        expect_same(a, f);
+        tk_cachesim_totals t;
+        tk_cachesim_get_totals(a, &t);
+        assert_true(t.rtta_add > 0 && t.zero_size > 0 && t.writes > 0);
+        assert_true(tk_cachesim_false_sharing_count(a, NULL) > 0);
+        tk_cachesim_free(a);
+        tk_cachesim_free(f);
+    }
+    which = 0;
 }
 
 static void both_byte_orders(void **state)

@@ -1,0 +1,221 @@
+/* The 3C shadow (see shadow.h): events, eviction, compaction, the map of
+ * lines outside the cache and the set of lines seen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheray/shadow.h"
+
+static unsigned log2_pow2(size_t v) { return (unsigned)__builtin_ctzll(v); }
+
+int cs_shadow_init(cs_shadow *h, uint64_t cap, size_t nslots)
+{
+    memset(h, 0, sizeof *h);
+    if (cap > ((uint64_t)1 << 40))
+        return -1;
+    /* Room for 8x the live events: a compaction (O(ring)) then comes at
+     * most every 7 cap events. */
+    size_t ring = 64;
+    while (ring < 8 * cap)
+        ring *= 2;
+    h->rmask = ring - 1;
+    h->cap = cap;
+    h->bound = 1;
+    h->nslots = nslots;
+    size_t out = 64;
+    while (out < 2 * cap)
+        out *= 2;
+    h->omask = out - 1;
+    h->oshift = 64 - log2_pow2(out);
+    h->smask = 1023;
+    h->sshift = 64 - 10;
+    h->ring = calloc(ring, sizeof *h->ring);
+    h->atime = calloc(nslots ? nslots : 1, sizeof *h->atime);
+    h->tmp = malloc(cap * sizeof *h->tmp);
+    h->out = calloc(out, sizeof *h->out);
+    h->seen = calloc(h->smask + 1, sizeof *h->seen);
+    if (!h->ring || !h->atime || !h->tmp || !h->out || !h->seen) {
+        cs_shadow_free(h);
+        return -1;
+    }
+    return 0;
+}
+
+void cs_shadow_free(cs_shadow *h)
+{
+    free(h->ring);
+    free(h->atime);
+    free(h->tmp);
+    free(h->out);
+    free(h->seen);
+    memset(h, 0, sizeof *h);
+}
+
+static size_t hash(uint64_t key, unsigned shift)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+}
+
+/* ---- lines seen */
+
+static int seen_grow(cs_shadow *h)
+{
+    size_t slots = 2 * (h->smask + 1);
+    cs_shadow_pair *v = calloc(slots, sizeof *v), *old = h->seen;
+    if (!v)
+        return -1;
+    size_t n = h->smask + 1;
+    h->seen = v;
+    h->smask = slots - 1;
+    h->sshift--;
+    for (size_t i = 0; i < n; i++)
+        if (old[i].key) {
+            size_t j = hash(old[i].key, h->sshift);
+            while (v[j].key)
+                j = (j + 1) & h->smask;
+            v[j] = old[i];
+        }
+    free(old);
+    return 0;
+}
+
+/* Mark `line` seen: 1 when it was already. */
+static int seen_add(cs_shadow *h, uint64_t line)
+{
+    uint64_t key = (line >> 6) + 1, bit = 1ULL << (line & 63);
+    size_t i = hash(key, h->sshift);
+    for (; h->seen[i].key; i = (i + 1) & h->smask)
+        if (h->seen[i].key == key) {
+            int was = (h->seen[i].val & bit) != 0;
+            h->seen[i].val |= bit;
+            return was;
+        }
+    if ((h->sn + 1) * 2 > h->smask + 1) {
+        if (seen_grow(h) != 0) {
+            h->oom = 1;
+            return 1;
+        }
+        i = hash(key, h->sshift);
+        while (h->seen[i].key)
+            i = (i + 1) & h->smask;
+    }
+    h->seen[i] = (cs_shadow_pair){key, bit};
+    h->sn++;
+    return 0;
+}
+
+/* ---- lines in the shadow, not in the cache */
+
+static cs_shadow_pair *out_find(const cs_shadow *h, uint64_t line)
+{
+    for (size_t i = hash(line + 1, h->oshift); h->out[i].key; i = (i + 1) & h->omask)
+        if (h->out[i].key == line + 1)
+            return &h->out[i];
+    return NULL;
+}
+
+/* `line` is not there (the caller knows). */
+static void out_add(cs_shadow *h, uint64_t line, uint64_t t)
+{
+    size_t i = hash(line + 1, h->oshift);
+    while (h->out[i].key)
+        i = (i + 1) & h->omask;
+    h->out[i] = (cs_shadow_pair){line + 1, t};
+}
+
+/* Backward-shift deletion: later entries of the run move up to keep every
+ * entry reachable from its home without tombstones. */
+static void out_remove(cs_shadow *h, cs_shadow_pair *p)
+{
+    size_t i = (size_t)(p - h->out);
+    for (size_t j = (i + 1) & h->omask; h->out[j].key; j = (j + 1) & h->omask) {
+        size_t home = hash(h->out[j].key, h->oshift);
+        /* j's entry may fill the hole at i unless its home lies in (i, j] */
+        if (((j - home) & h->omask) >= ((j - i) & h->omask)) {
+            h->out[i] = h->out[j];
+            i = j;
+        }
+    }
+    h->out[i].key = 0;
+}
+
+/* ---- events */
+
+void cs_shadow_evict(cs_shadow *h)
+{
+    while (!h->ring[h->bound & h->rmask])
+        h->bound++;
+    uint64_t *r = &h->ring[h->bound & h->rmask], line = *r - 1;
+    *r = 0;
+    /* the line leaves the shadow: from `out`, or (in the cache) by its
+     * time falling below the bound */
+    cs_shadow_pair *p = out_find(h, line);
+    if (p && p->val == h->bound)
+        out_remove(h, p);
+    h->bound++;
+    h->live--;
+}
+
+/* Renumber the live events base, base + 1, ... in order, past every time
+ * handed out: lines outside the shadow keep times below the new bound. */
+void cs_shadow_compact(cs_shadow *h)
+{
+    uint64_t base = h->now + 1, n = 0;
+    for (uint64_t t = h->bound; t <= h->now; t++) {
+        uint64_t *r = &h->ring[t & h->rmask];
+        if (*r) {
+            h->tmp[n] = *r;
+            *r = ++n; /* for now: index + 1 */
+        }
+    }
+    for (size_t i = 0; i < h->nslots; i++)
+        if (h->atime[i] >= h->bound)
+            h->atime[i] = base + h->ring[h->atime[i] & h->rmask] - 1;
+    for (size_t i = 0; i <= h->omask; i++)
+        if (h->out[i].key)
+            h->out[i].val = base + h->ring[h->out[i].val & h->rmask] - 1;
+    for (uint64_t t = h->bound; t <= h->now; t++)
+        h->ring[t & h->rmask] = 0;
+    for (uint64_t j = 0; j < n; j++)
+        h->ring[(base + j) & h->rmask] = h->tmp[j];
+    h->bound = base;
+    h->now = base + n - 1;
+}
+
+int cs_shadow_miss(cs_shadow *h, uint64_t line, int allocate, int *seen, uint64_t *t)
+{
+    *seen = seen_add(h, line);
+    cs_shadow_pair *p = *seen ? out_find(h, line) : NULL;
+    if (!p) {
+        *t = allocate ? cs_shadow_insert(h, line) : 0;
+        return 0;
+    }
+    /* a hit: the old event dies, the line leaves `out` (before the new
+     * event, whose compaction must see neither) and, unless the cache
+     * takes it, comes back with its new time */
+    h->ring[p->val & h->rmask] = 0;
+    out_remove(h, p);
+    *t = cs_shadow_event(h, line);
+    if (!allocate)
+        out_add(h, line, *t);
+    return 1;
+}
+
+/* A line leaving the cache from `slot` stays in the shadow if it is there. */
+static void leave_cache(cs_shadow *h, size_t slot, uint64_t line)
+{
+    if (h->atime[slot] >= h->bound)
+        out_add(h, line, h->atime[slot]);
+}
+
+void cs_shadow_fill(cs_shadow *h, size_t slot, uint64_t victim, uint64_t t)
+{
+    if (victim != UINT64_MAX)
+        leave_cache(h, slot, victim);
+    h->atime[slot] = t;
+}
+
+void cs_shadow_drop(cs_shadow *h, size_t slot, uint64_t line)
+{
+    leave_cache(h, slot, line);
+    h->atime[slot] = 0;
+}
