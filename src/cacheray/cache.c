@@ -203,14 +203,8 @@ uint64_t cs_insert(cs_cache *c, uint64_t line, int dirty, uint8_t **dirty_out)
     uint32_t ways = c->ways, way = 0;
     uint64_t set = cs_set_of(c, line);
     uint64_t *s = c->e + set * ways, victim;
-    if (c->stamp) { /* LRU, FIFO: the smallest stamp (invalid ways: 0) */
-        const uint64_t *st = c->stamp + set * ways;
-        uint64_t best = st[0];
-        for (uint32_t i = 1; i < ways; i++) { /* without branches */
-            uint64_t lt = -(uint64_t)(st[i] < best);
-            way = (uint32_t)((way & ~lt) | (i & lt));
-            best = (best & ~lt) | (st[i] & lt);
-        }
+    if (c->stamp) { /* LRU, FIFO */
+        way = cs_oldest_way(c->stamp + set * ways, ways);
         c->stamp[set * ways + way] = ++c->clock;
     } else {
         while (way < ways && s[way])

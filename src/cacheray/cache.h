@@ -4,8 +4,8 @@
  * Entries are `line << 2 | CS_VALID`, 0 = invalid, in a flat array of
  * nsets * ways, indexed by way; dirty bits are bytes in a parallel array.
  * (Kept in the entry, a hit's write to it made the next access's scan of
- * that set wait for the store: the simulator's loop ran at half speed.) Small sets (ways <= CS_SCAN_WAYS)
- * are scanned without branches (a bit per matching way); LRU and FIFO keep
+ * that set wait for the store: the simulator's loop ran at half speed.)
+ * Small sets (ways <= CS_SCAN_WAYS) are scanned without branches (a bit per matching way); LRU and FIFO keep
  * a stamp per way (last use / insertion, 0 = invalid), so a hit costs one
  * store and the victim is the smallest stamp. Larger sets (fully
  * associative caches) find lines through a hash table and keep LRU/FIFO
@@ -71,6 +71,35 @@ static inline uint64_t cs_scan4(const uint64_t *s, uint64_t want)
     return (uint64_t)(s[0] == want) | (uint64_t)(s[1] == want) << 1 |
            (uint64_t)(s[2] == want) << 2 | (uint64_t)(s[3] == want) << 3;
 }
+
+/* A set of `ways` scanned for `want`: the common sizes unrolled (a
+ * constant `ways` leaves only its case). */
+static inline uint64_t cs_scan_set(const uint64_t *s, uint64_t want, uint32_t ways)
+{
+    switch (ways) {
+    case 4: return cs_scan4(s, want);
+    case 8: return cs_scan4(s, want) | cs_scan4(s + 4, want) << 4;
+    case 16:
+        return cs_scan4(s, want) | cs_scan4(s + 4, want) << 4 | cs_scan4(s + 8, want) << 8 |
+               cs_scan4(s + 12, want) << 12;
+    default: return cs_scan(s, want, ways);
+    }
+}
+
+/* LRU/FIFO's victim: the way of the smallest stamp, the first of equals
+ * (invalid ways have stamp 0), found without branches. */
+static inline uint32_t cs_oldest_way(const uint64_t *st, uint32_t ways)
+{
+    uint32_t way = 0;
+    uint64_t best = st[0];
+    for (uint32_t i = 1; i < ways; i++) {
+        uint64_t lt = -(uint64_t)(st[i] < best);
+        way = (uint32_t)((way & ~lt) | (i & lt));
+        best = (best & ~lt) | (st[i] & lt);
+    }
+    return way;
+}
+
 void cs_plru_touch(uint64_t *tree, uint32_t ways, uint32_t way);
 
 /* Look `line` up; on a hit update the replacement state and return the
@@ -82,16 +111,7 @@ static inline uint8_t *cs_hit(cs_cache *c, uint64_t line)
     uint32_t ways = c->ways;
     uint64_t set = cs_set_of(c, line);
     const uint64_t *s = c->e + set * ways, want = line << 2 | CS_VALID;
-    uint64_t match;
-    switch (ways) { /* the common sizes unrolled */
-    case 4: match = cs_scan4(s, want); break;
-    case 8: match = cs_scan4(s, want) | cs_scan4(s + 4, want) << 4; break;
-    case 16:
-        match = cs_scan4(s, want) | cs_scan4(s + 4, want) << 4 | cs_scan4(s + 8, want) << 8 |
-                cs_scan4(s + 12, want) << 12;
-        break;
-    default: match = cs_scan(s, want, ways); break;
-    }
+    uint64_t match = cs_scan_set(s, want, ways);
     if (!match)
         return NULL;
     uint32_t w = (uint32_t)__builtin_ctzll(match);

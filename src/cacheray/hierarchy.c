@@ -99,8 +99,6 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
     if (L->classify)
         cs_shadow_fill(&L->shadow, (size_t)(slot - L->c.dirty), victim ? victim >> 2 : UINT64_MAX,
                        t);
-    if (L->shadow.oom)
-        s->oom = 1;
     L->last = line + 1; /* reset if an invalidation below drops it */
     L->last_slot = slot;
     if (victim)

@@ -1,8 +1,8 @@
 /* A hash table from line numbers (u64) to u32 values, with deletion:
  * open addressing, linear probing, backward-shift deletion (no
  * tombstones, so lookups stay short however much is deleted). Used for
- * fully associative sets, the 3C shadow caches, the lines seen, false
- * sharing and reuse distances. */
+ * fully associative sets, the lines the 3C shadows have seen and reuse
+ * distances. */
 #ifndef TK_CACHERAY_LINEMAP_H
 #define TK_CACHERAY_LINEMAP_H
 

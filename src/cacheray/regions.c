@@ -43,6 +43,12 @@ static void clear_slot(cs_regions *g, size_t i)
     g->pc.page[i].r = &cs_no_region;
 }
 
+static void clear_all(cs_regions *g)
+{
+    for (size_t i = 0; i < CS_REGION_PAGES; i++)
+        clear_slot(g, i);
+}
+
 cs_regions *cs_regions_new(cs_region_end_fn on_end, void *ctx)
 {
     cs_regions *g = calloc(1, sizeof *g);
@@ -52,8 +58,7 @@ cs_regions *cs_regions_new(cs_region_end_fn on_end, void *ctx)
     RB_INIT(&g->empty);
     g->on_end = on_end;
     g->ctx = ctx;
-    for (size_t i = 0; i < CS_REGION_PAGES; i++)
-        clear_slot(g, i);
+    clear_all(g);
     return g;
 }
 
@@ -64,8 +69,7 @@ static void forget(cs_regions *g, uint64_t start, uint64_t last)
 {
     uint64_t page = start >> CS_REGION_PAGE_SHIFT, end = last >> CS_REGION_PAGE_SHIFT;
     if (end - page >= CS_REGION_PAGES) {
-        for (size_t i = 0; i < CS_REGION_PAGES; i++)
-            clear_slot(g, i);
+        clear_all(g);
         return;
     }
     for (;; page++) {

@@ -26,14 +26,11 @@ int cs_shadow_init(cs_shadow *h, uint64_t cap, size_t nslots)
         out *= 2;
     h->omask = out - 1;
     h->oshift = 64 - log2_pow2(out);
-    h->smask = 1023;
-    h->sshift = 64 - 10;
     h->ring = calloc(ring, sizeof *h->ring);
     h->atime = calloc(nslots ? nslots : 1, sizeof *h->atime);
     h->tmp = malloc(cap * sizeof *h->tmp);
     h->out = calloc(out, sizeof *h->out);
-    h->seen = calloc(h->smask + 1, sizeof *h->seen);
-    if (!h->ring || !h->atime || !h->tmp || !h->out || !h->seen) {
+    if (!h->ring || !h->atime || !h->tmp || !h->out || tk_linemap_init(&h->seen, 512) != 0) {
         cs_shadow_free(h);
         return -1;
     }
@@ -46,7 +43,7 @@ void cs_shadow_free(cs_shadow *h)
     free(h->atime);
     free(h->tmp);
     free(h->out);
-    free(h->seen);
+    tk_linemap_free(&h->seen);
     memset(h, 0, sizeof *h);
 }
 
@@ -57,50 +54,21 @@ static size_t hash(uint64_t key, unsigned shift)
 
 /* ---- lines seen */
 
-static int seen_grow(cs_shadow *h)
-{
-    size_t slots = 2 * (h->smask + 1);
-    cs_shadow_pair *v = calloc(slots, sizeof *v), *old = h->seen;
-    if (!v)
-        return -1;
-    size_t n = h->smask + 1;
-    h->seen = v;
-    h->smask = slots - 1;
-    h->sshift--;
-    for (size_t i = 0; i < n; i++)
-        if (old[i].key) {
-            size_t j = hash(old[i].key, h->sshift);
-            while (v[j].key)
-                j = (j + 1) & h->smask;
-            v[j] = old[i];
-        }
-    free(old);
-    return 0;
-}
-
 /* Mark `line` seen: 1 when it was already. */
 static int seen_add(cs_shadow *h, uint64_t line)
 {
-    uint64_t key = (line >> 6) + 1, bit = 1ULL << (line & 63);
-    size_t i = hash(key, h->sshift);
-    for (; h->seen[i].key; i = (i + 1) & h->smask)
-        if (h->seen[i].key == key) {
-            int was = (h->seen[i].val & bit) != 0;
-            h->seen[i].val |= bit;
-            return was;
-        }
-    if ((h->sn + 1) * 2 > h->smask + 1) {
-        if (seen_grow(h) != 0) {
-            h->oom = 1;
-            return 1;
-        }
-        i = hash(key, h->sshift);
-        while (h->seen[i].key)
-            i = (i + 1) & h->smask;
+    int added;
+    uint32_t bit = 1u << (line & 31);
+    uint32_t *v = tk_linemap_upsert(&h->seen, line >> 5, bit, &added);
+    if (!v) {
+        h->oom = 1;
+        return 1;
     }
-    h->seen[i] = (cs_shadow_pair){key, bit};
-    h->sn++;
-    return 0;
+    if (added)
+        return 0;
+    int was = (*v & bit) != 0;
+    *v |= bit;
+    return was;
 }
 
 /* ---- lines in the shadow, not in the cache */

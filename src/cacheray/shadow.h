@@ -13,14 +13,17 @@
  * line is in the cache, so a cache hit (most accesses) costs a compare and
  * two stores, no lookup. The few lines the shadow holds and the cache
  * does not (at most its capacity) are in a small map, `out`, which stays
- * in the CPU's caches; whether a line was ever seen is a bit in a set of
- * 64-line chunks, compact for the dense footprints programs have. The
+ * in the CPU's caches (its own table, not a tk_linemap: times are 64-bit);
+ * whether a line was ever seen is a bit per line in a tk_linemap of
+ * 32-line chunks, compact for the dense footprints programs have. The
  * ring of events is compacted (live events renumbered) when it fills. */
 #ifndef TK_CACHERAY_SHADOW_H
 #define TK_CACHERAY_SHADOW_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cacheray/linemap.h"
 
 typedef struct cs_shadow_pair {
     uint64_t key, val;       /* key 0: empty */
@@ -39,11 +42,7 @@ typedef struct cs_shadow {
     cs_shadow_pair *out;
     size_t omask;
     unsigned oshift;
-    /* lines ever seen: (line >> 6) + 1 -> bit (line & 63). Open
-     * addressing, at most half full, no deletion. */
-    cs_shadow_pair *seen;
-    size_t smask, sn;
-    unsigned sshift;
+    tk_linemap seen;         /* lines ever seen: line >> 5 -> bit (line & 31) */
     uint64_t *tmp;           /* compaction: live lines in order */
     int oom;
 } cs_shadow;

@@ -34,7 +34,8 @@ tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
     if (c->debug_info && !(s->layouts = tk_cr_layouts_load(c->debug_info, err)))
         goto fail;
     s->l1_shift = (unsigned)__builtin_ctz(c->levels[0].line);
-    if (cs_levels_init(s) != 0 || !(s->top_pass = cs_top_pass(s)) || !(s->regions = cs_regions_new(region_ended, s)) ||
+    if (cs_levels_init(s) != 0 || !(s->top_pass = cs_top_pass(s)) ||
+        !(s->regions = cs_regions_new(region_ended, s)) ||
         cs_types_init(&s->types, s->layouts, s->nlevels) != 0 ||
         cs_fs_init(&s->fs, s->l1_shift) != 0 ||
         ((c->flags & TK_CACHESIM_REUSE) && !(s->reuse = cs_reuse_new()))) {
@@ -98,9 +99,10 @@ static void threads_pass(tk_cachesim *s, const cs_batch *b)
     }
 }
 
-/* What the loop reads stays in locals: the counters it adds to are
- * uint64_t, like nlevels and the batch's fields, so each store would
- * otherwise have them loaded again. */
+/* Per type, access by access: runs of one type are short (a program goes
+ * between its stack and its heap all the time). What the loop reads stays
+ * in locals: the counters it adds to are uint64_t, like nlevels and the
+ * batch's fields, so each store would otherwise have them loaded again. */
 static void types_pass(tk_cachesim *s, const cs_batch *b)
 {
     cs_types *const t = &s->types;
@@ -152,7 +154,8 @@ static void falseshare_pass(tk_cachesim *s, const cs_batch *b)
             uint64_t base = line << shift;
             e->mask |= cs_fs_chunks(f, addr - base, last - base);
             e->writes++;
-        } else if (cs_fs_write_lines(f, s, addr, last < addr ? UINT64_MAX : last, b->thread[i]) != 0) {
+        } else if (cs_fs_write_lines(f, s, addr, last < addr ? UINT64_MAX : last,
+                                     b->thread[i]) != 0) {
             s->oom = 1;
         }
     }

@@ -119,18 +119,6 @@ static inline void cs_count(tk_cachesim_counts *c, int write, unsigned size,
 void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
                      unsigned size, int write, unsigned mask);
 
-/* Count an access to `r` (&cs_no_region: untyped). Access by access: runs
- * of one type are short (a program goes between its stack and its heap
- * all the time). */
-static inline void cs_types_access(cs_types *t, const cs_region *r, uint64_t addr,
-                                   unsigned size, int write, unsigned mask)
-{
-    cs_type *T = &t->v[r->type];
-    cs_count(&T->pub.c, write, size, mask, t->nlevels);
-    if (T->layout && size)
-        cs_types_fields(t, r, addr, size, write, mask);
-}
-
 /* ---- per-thread counts (threads.c) */
 typedef struct cs_threads {
     tk_map by_id;            /* id -> tk_cachesim_thread */

@@ -44,29 +44,12 @@ static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
 #else
 static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
 {
-    uint64_t m = cs_scan4(set, want);
-    if (ways >= 8)
-        m |= cs_scan4(set + 4, want) << 4;
-    if (ways >= 16)
-        m |= cs_scan4(set + 8, want) << 8 | cs_scan4(set + 12, want) << 12;
-    return m;
+    return cs_scan_set(set, want, ways);
 }
 #endif
 
-/* The way of the smallest stamp (the first of equals; invalid ways have
- * stamp 0), as cs_insert picks it. */
-static inline uint32_t lru_way_scalar(const uint64_t *st, uint32_t ways)
-{
-    uint32_t way = 0;
-    uint64_t best = st[0];
-    for (uint32_t i = 1; i < ways; i++) { /* unrolled: ways is a constant */
-        uint64_t lt = -(uint64_t)(st[i] < best);
-        way = (uint32_t)((way & ~lt) | (i & lt));
-        best = (best & ~lt) | (st[i] & lt);
-    }
-    return way;
-}
 
+/* The victim, as cs_insert picks it (cs_oldest_way). */
 #ifdef __AVX2__
 /* Stamps count accesses, far below 2^63: signed compares order them. */
 static inline __m256i min4(__m256i a, __m256i b)
@@ -77,7 +60,7 @@ static inline __m256i min4(__m256i a, __m256i b)
 static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
 {
     if (ways < 8)
-        return lru_way_scalar(st, ways);
+        return cs_oldest_way(st, ways);
     __m256i m = _mm256_loadu_si256((const __m256i *)st);
     for (uint32_t j = 4; j < ways; j += 4)
         m = min4(m, _mm256_loadu_si256((const __m256i *)(st + j)));
@@ -93,7 +76,7 @@ static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
 #else
 static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
 {
-    return lru_way_scalar(st, ways);
+    return cs_oldest_way(st, ways);
 }
 #endif
 

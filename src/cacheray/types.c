@@ -108,7 +108,8 @@ static void count_fields(cs_types *t, cs_type *T, uint64_t off, uint64_t stride,
         T->pub.padding++;
 }
 
-/* The field part of cs_types_access (T has a layout, size > 0). */
+/* The fields an access of `size` > 0 bytes to `r` touches, its type
+ * having a layout (the simulator's types pass counts the type itself). */
 void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
                      unsigned size, int write, unsigned mask)
 {

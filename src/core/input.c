@@ -140,7 +140,7 @@ uint64_t tk_input_offset(const tk_input *in)
 }
 
 /* Fill the buffer until it holds `want` bytes past pos, or EOF. */
-static int stream_fill(tk_input *in, size_t want, tk_error *err)
+static int fill_buffer(tk_input *in, size_t want, tk_error *err)
 {
     uint8_t *buf = (uint8_t *)in->base;
     if (in->pos > 0) { /* drop consumed bytes */
@@ -190,7 +190,7 @@ int64_t tk_input_window(tk_input *in, size_t want, const uint8_t **data,
                         tk_error *err)
 {
     if (in->kind != KIND_MEMORY && in->size - in->pos < want && !in->eof) {
-        if (stream_fill(in, want, err) != 0)
+        if (fill_buffer(in, want, err) != 0)
             return -1;
     }
     *data = in->base ? in->base + in->pos : (const uint8_t *)"";
