@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cacheray/cache.h"
+#include "core/hugemem.h"
 
 #define NONE UINT32_MAX
 
@@ -26,34 +27,34 @@ int cs_cache_init(cs_cache *c, uint64_t nsets, uint32_t ways,
     c->rng = seed;
     c->hashed = ways > CS_SCAN_WAYS;
     size_t slots = (size_t)(nsets * ways);
-    c->e = calloc(slots, sizeof *c->e);
-    c->dirty = calloc(slots, 1);
+    c->e = tk_table_calloc(slots, sizeof *c->e);
+    c->dirty = tk_table_calloc(slots, 1);
     if (!c->e || !c->dirty)
         goto oom;
     if (policy == TK_CACHESIM_PLRU) {
         c->tree_words = ways > 64 ? (ways - 1 + 63) / 64 : 1;
-        c->tree = calloc((size_t)nsets * c->tree_words, sizeof *c->tree);
+        c->tree = tk_table_calloc((size_t)nsets * c->tree_words, sizeof *c->tree);
         if (!c->tree)
             goto oom;
     }
     if (!c->hashed) {
         if (policy == TK_CACHESIM_LRU || policy == TK_CACHESIM_FIFO) {
-            c->stamp = calloc(slots, sizeof *c->stamp);
+            c->stamp = tk_table_calloc(slots, sizeof *c->stamp);
             if (!c->stamp)
                 goto oom;
         }
         return 0;
     }
     c->vwords = (ways + 63) / 64;
-    c->nvalid = calloc((size_t)nsets, sizeof *c->nvalid);
-    c->vbits = calloc((size_t)nsets * c->vwords, sizeof *c->vbits);
+    c->nvalid = tk_table_calloc((size_t)nsets, sizeof *c->nvalid);
+    c->vbits = tk_table_calloc((size_t)nsets * c->vwords, sizeof *c->vbits);
     if (!c->nvalid || !c->vbits || tk_linemap_init(&c->map, slots) != 0)
         goto oom;
     if (policy == TK_CACHESIM_LRU || policy == TK_CACHESIM_FIFO) {
-        c->prev = malloc(slots * sizeof *c->prev);
-        c->next = malloc(slots * sizeof *c->next);
-        c->head = malloc((size_t)nsets * sizeof *c->head);
-        c->tail = malloc((size_t)nsets * sizeof *c->tail);
+        c->prev = tk_table_calloc(slots, sizeof *c->prev);
+        c->next = tk_table_calloc(slots, sizeof *c->next);
+        c->head = tk_table_calloc((size_t)nsets, sizeof *c->head);
+        c->tail = tk_table_calloc((size_t)nsets, sizeof *c->tail);
         if (!c->prev || !c->next || !c->head || !c->tail)
             goto oom;
         memset(c->head, 0xFF, (size_t)nsets * sizeof *c->head);
@@ -67,16 +68,17 @@ oom:
 
 void cs_cache_free(cs_cache *c)
 {
-    free(c->e);
-    free(c->dirty);
-    free(c->stamp);
-    free(c->tree);
-    free(c->nvalid);
-    free(c->vbits);
-    free(c->prev);
-    free(c->next);
-    free(c->head);
-    free(c->tail);
+    size_t slots = (size_t)(c->nsets * c->ways), nsets = (size_t)c->nsets;
+    tk_table_free(c->e, slots, sizeof *c->e);
+    tk_table_free(c->dirty, slots, 1);
+    tk_table_free(c->stamp, slots, sizeof *c->stamp);
+    tk_table_free(c->tree, nsets * c->tree_words, sizeof *c->tree);
+    tk_table_free(c->nvalid, nsets, sizeof *c->nvalid);
+    tk_table_free(c->vbits, nsets * c->vwords, sizeof *c->vbits);
+    tk_table_free(c->prev, slots, sizeof *c->prev);
+    tk_table_free(c->next, slots, sizeof *c->next);
+    tk_table_free(c->head, nsets, sizeof *c->head);
+    tk_table_free(c->tail, nsets, sizeof *c->tail);
     tk_linemap_free(&c->map);
     memset(c, 0, sizeof *c);
 }

@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "cacheray/sim_int.h"
+#include "core/hugemem.h"
 
 static int alloc_table(cs_falseshare *f, size_t slots)
 {
-    f->tab = calloc(slots, sizeof *f->tab);
+    f->tab = tk_table_calloc(slots, sizeof *f->tab);
     if (!f->tab)
         return -1;
     f->slots = slots;
@@ -44,7 +45,7 @@ void cs_fs_free(cs_falseshare *f)
     for (size_t i = 0; i < f->nshared; i++)
         free(f->shared[i].v);
     free(f->shared);
-    free(f->tab);
+    tk_table_free(f->tab, f->slots, sizeof *f->tab);
     free_report(f);
     memset(f, 0, sizeof *f);
 }
@@ -140,7 +141,7 @@ static int rehash(cs_falseshare *f)
                 j = (j + 1) & (f->slots - 1);
             f->tab[j] = old[i];
         }
-    free(old);
+    tk_table_free(old, n, sizeof *old);
     return 0;
 }
 

@@ -3,14 +3,20 @@
 #include <string.h>
 
 #include "cacheray/linemap.h"
+#include "core/hugemem.h"
+
+static void free_slots(uint64_t *keys, uint32_t *vals, size_t slots)
+{
+    tk_table_free(keys, slots, sizeof *keys);
+    tk_table_free(vals, slots, sizeof *vals);
+}
 
 static int alloc_slots(tk_linemap *m, size_t slots)
 {
-    m->keys = calloc(slots, sizeof *m->keys);
-    m->vals = malloc(slots * sizeof *m->vals);
+    m->keys = tk_table_calloc(slots, sizeof *m->keys);
+    m->vals = tk_table_calloc(slots, sizeof *m->vals);
     if (!m->keys || !m->vals) {
-        free(m->keys);
-        free(m->vals);
+        free_slots(m->keys, m->vals, slots);
         m->keys = NULL;
         m->vals = NULL;
         return -1;
@@ -33,8 +39,8 @@ int tk_linemap_init(tk_linemap *m, size_t expect)
 
 void tk_linemap_free(tk_linemap *m)
 {
-    free(m->keys);
-    free(m->vals);
+    if (m->keys || m->vals)
+        free_slots(m->keys, m->vals, m->mask + 1);
     memset(m, 0, sizeof *m);
 }
 
@@ -63,8 +69,7 @@ static int grow(tk_linemap *m)
     for (size_t i = 0; i <= old.mask; i++)
         if (old.keys[i])
             place(m, old.keys[i], old.vals[i]);
-    free(old.keys);
-    free(old.vals);
+    free_slots(old.keys, old.vals, old.mask + 1);
     return 0;
 }
 

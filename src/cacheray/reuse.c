@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cacheray/sim_int.h"
+#include "core/hugemem.h"
 
 #define NO_LINE UINT64_MAX
 
@@ -35,14 +36,20 @@ static uint32_t fen_sum(const cs_reuse *r, uint32_t t)
     return s;
 }
 
+static void free_tables(cs_reuse *r)
+{
+    tk_table_free(r->owner, r->cap, sizeof *r->owner);
+    tk_table_free(r->fen, (size_t)r->cap + 1, sizeof *r->fen);
+}
+
 /* Renumber the live marks 0..n-1 into tables of `cap` slots. */
 static int compact(cs_reuse *r, uint32_t cap)
 {
-    uint64_t *owner = malloc((size_t)cap * sizeof *owner);
-    uint32_t *fen = calloc((size_t)cap + 1, sizeof *fen);
+    uint64_t *owner = tk_table_calloc(cap, sizeof *owner);
+    uint32_t *fen = tk_table_calloc((size_t)cap + 1, sizeof *fen);
     if (!owner || !fen) {
-        free(owner);
-        free(fen);
+        tk_table_free(owner, cap, sizeof *owner);
+        tk_table_free(fen, (size_t)cap + 1, sizeof *fen);
         return -1;
     }
     uint32_t k = 0;
@@ -61,8 +68,7 @@ static int compact(cs_reuse *r, uint32_t cap)
         if (up <= cap)
             fen[up] += fen[i];
     }
-    free(r->owner);
-    free(r->fen);
+    free_tables(r);
     r->owner = owner;
     r->fen = fen;
     r->cap = cap;
@@ -85,8 +91,7 @@ void cs_reuse_free(cs_reuse *r)
     if (!r)
         return;
     tk_linemap_free(&r->when);
-    free(r->owner);
-    free(r->fen);
+    free_tables(r);
     free(r);
 }
 

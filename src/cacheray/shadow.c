@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cacheray/shadow.h"
+#include "core/hugemem.h"
 
 static unsigned log2_pow2(size_t v) { return (unsigned)__builtin_ctzll(v); }
 
@@ -26,10 +27,10 @@ int cs_shadow_init(cs_shadow *h, uint64_t cap, size_t nslots)
         out *= 2;
     h->omask = out - 1;
     h->oshift = 64 - log2_pow2(out);
-    h->ring = calloc(ring, sizeof *h->ring);
-    h->atime = calloc(nslots ? nslots : 1, sizeof *h->atime);
-    h->tmp = malloc(cap * sizeof *h->tmp);
-    h->out = calloc(out, sizeof *h->out);
+    h->ring = tk_table_calloc(ring, sizeof *h->ring);
+    h->atime = tk_table_calloc(nslots, sizeof *h->atime);
+    h->tmp = tk_table_calloc(cap, sizeof *h->tmp);
+    h->out = tk_table_calloc(out, sizeof *h->out);
     if (!h->ring || !h->atime || !h->tmp || !h->out || tk_linemap_init(&h->seen, 512) != 0) {
         cs_shadow_free(h);
         return -1;
@@ -39,10 +40,10 @@ int cs_shadow_init(cs_shadow *h, uint64_t cap, size_t nslots)
 
 void cs_shadow_free(cs_shadow *h)
 {
-    free(h->ring);
-    free(h->atime);
-    free(h->tmp);
-    free(h->out);
+    tk_table_free(h->ring, h->rmask + 1, sizeof *h->ring);
+    tk_table_free(h->atime, h->nslots, sizeof *h->atime);
+    tk_table_free(h->tmp, h->cap, sizeof *h->tmp);
+    tk_table_free(h->out, h->omask + 1, sizeof *h->out);
     tk_linemap_free(&h->seen);
     memset(h, 0, sizeof *h);
 }

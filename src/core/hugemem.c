@@ -1,5 +1,6 @@
 /* Huge-page-backed allocations (see hugemem.h). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #include "core/hugemem.h"
@@ -35,4 +36,19 @@ void tk_huge_free(void *p, size_t size)
 {
     if (p)
         munmap(p, round_up(size));
+}
+
+void *tk_table_calloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return n * size >= TK_HUGE_PAGE ? tk_huge_alloc(n * size) : calloc(n ? n : 1, size ? size : 1);
+}
+
+void tk_table_free(void *p, size_t n, size_t size)
+{
+    if (n * size >= TK_HUGE_PAGE)
+        tk_huge_free(p, n * size);
+    else
+        free(p);
 }
