@@ -41,6 +41,7 @@ static void clear_slot(cs_regions *g, size_t i)
     g->pc.page[i].lo = (uint64_t)((i + 1) & (CS_REGION_PAGES - 1)) << CS_REGION_PAGE_SHIFT;
     g->pc.page[i].span = 0;
     g->pc.page[i].r = &cs_no_region;
+    g->pc.page[i].type = 0;
 }
 
 static void clear_all(cs_regions *g)
@@ -193,5 +194,6 @@ const cs_region *cs_regions_lookup(cs_regions *g, uint64_t addr)
     sl->lo = lo;
     sl->span = hi - lo;
     sl->r = r;
+    sl->type = r->type;
     return r;
 }

@@ -102,21 +102,54 @@ static void threads_pass(tk_cachesim *s, const cs_batch *b)
 /* Per type, access by access: runs of one type are short (a program goes
  * between its stack and its heap all the time). What the loop reads stays
  * in locals: the counters it adds to are uint64_t, like nlevels and the
- * batch's fields, so each store would otherwise have them loaded again. */
-static void types_pass(tk_cachesim *s, const cs_batch *b)
+ * batch's fields, so each store would otherwise have them loaded again.
+ * With one level, an access's counts go into one word of its type, packed
+ * (accesses, writes, misses, bytes: 16 bits each), added to the counters
+ * at the batch's end: one add per access rather than four. */
+#define PACK_SHIFT 16
+#define PACK_MASK 0xFFFFu
+_Static_assert(CS_BATCH * 255 <= PACK_MASK, "a batch's bytes fit in a packed field");
+
+static void types_pass(tk_cachesim *s, cs_batch *b)
 {
     cs_types *const t = &s->types;
     cs_type *const v = t->v; /* no type is added during the pass */
     cs_regions *const g = s->regions;
     const size_t n = b->n, nlevels = s->nlevels;
+    if (nlevels != 1) {
+        for (size_t i = 0; i < n; i++) {
+            const uint64_t addr = b->addr[i];
+            const unsigned size = b->size[i], write = b->write[i], mask = b->mask[i];
+            const cs_region *r;
+            cs_type *T = &v[cs_regions_find_type(g, addr, &r)];
+            cs_count(&T->pub.c, (int)write, size, mask, nlevels);
+            if (T->layout && size)
+                cs_types_fields(t, r, addr, size, (int)write, mask);
+        }
+        return;
+    }
+    size_t ntypes = 0;
     for (size_t i = 0; i < n; i++) {
         const uint64_t addr = b->addr[i];
         const unsigned size = b->size[i], write = b->write[i], mask = b->mask[i];
-        const cs_region *r = cs_regions_find(g, addr);
-        cs_type *T = &v[r->type];
-        cs_count(&T->pub.c, (int)write, size, mask, nlevels);
+        const cs_region *r;
+        const uint32_t type = cs_regions_find_type(g, addr, &r);
+        cs_type *T = &v[type];
+        if (!T->batch)
+            b->types[ntypes++] = type;
+        T->batch += 1 | (uint64_t)write << PACK_SHIFT | (uint64_t)mask << 2 * PACK_SHIFT |
+                    (uint64_t)size << 3 * PACK_SHIFT;
         if (T->layout && size)
             cs_types_fields(t, r, addr, size, (int)write, mask);
+    }
+    for (size_t k = 0; k < ntypes; k++) {
+        cs_type *T = &v[b->types[k]];
+        uint64_t p = T->batch, writes = p >> PACK_SHIFT & PACK_MASK;
+        T->pub.c.reads += (p & PACK_MASK) - writes;
+        T->pub.c.writes += writes;
+        T->pub.c.misses[0] += p >> 2 * PACK_SHIFT & PACK_MASK;
+        T->pub.c.bytes += p >> 3 * PACK_SHIFT;
+        T->batch = 0;
     }
 }
 
@@ -200,6 +233,9 @@ static void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
     b->thread[0] = thread;
     b->writes[0] = 0;
     b->nwrites = write && size;
+    b->head[0] = 0;
+    b->run_write[0] = (uint8_t)write;
+    b->nruns = 1;
     b->n = 1;
     run_batch(s, b);
 }
@@ -252,22 +288,39 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
 {
     const uint8_t *p = c->p, *end = c->end;
     cs_batch *b = &s->batch;
+    const unsigned shift = s->lv[0].shift;
+    const uint64_t line_bytes = (uint64_t)1 << shift;
     for (;;) {
-        size_t n = 0, nw = 0, whole = (size_t)(end - p) / TK_CR_ACCESS_SIZE;
+        size_t n = 0, nw = 0, nruns = 0, whole = (size_t)(end - p) / TK_CR_ACCESS_SIZE;
         size_t lim = whole < CS_BATCH ? whole : CS_BATCH;
+        uint64_t prev = UINT64_MAX; /* the last access's line, if it stayed in one */
+        unsigned run_write = 0;
         for (; n < lim && (p[0] & 0x3E) == 0; n++, p += TK_CR_ACCESS_SIZE) {
             unsigned write = p[0] & 1, size = p[9]; /* base tag 0 read, 1 write; flags ignored */
+            uint64_t addr = tk_ld64(p + 1, big);
             b->write[n] = (uint8_t)write;
-            b->addr[n] = tk_ld64(p + 1, big);
+            b->addr[n] = addr;
             b->size[n] = (uint8_t)size;
             b->thread[n] = tk_ld64(p + 10, big);
             b->writes[nw] = (uint16_t)n;
             nw += write & (size != 0);
+            /* lines are below 2^62: UINT64_MAX matches none */
+            uint64_t line = size != 0 && (addr & (line_bytes - 1)) + size <= line_bytes
+                                ? addr >> shift
+                                : UINT64_MAX;
+            unsigned same = line == prev && line != UINT64_MAX;
+            prev = line;
+            size_t run = nruns - same;
+            b->head[nruns] = (uint16_t)n; /* a new run's head, or past the runs */
+            run_write = (run_write & -same) | write;
+            b->run_write[run] = (uint8_t)run_write;
+            nruns += !same;
         }
         if (n == 0)
             break;
         b->n = n;
         b->nwrites = nw;
+        b->nruns = nruns;
         run_batch(s, b);
     }
     c->p = p;

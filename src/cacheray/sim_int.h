@@ -55,6 +55,7 @@ extern const cs_region cs_no_region;
 typedef struct cs_region_slot {
     uint64_t lo, span;       /* [lo, lo + span] */
     const cs_region *r;      /* &cs_no_region: none */
+    uint64_t type;           /* r->type, without a load from r */
 } cs_region_slot;
 
 typedef struct cs_region_pages {
@@ -82,11 +83,26 @@ static inline const cs_region *cs_regions_find(cs_regions *g, uint64_t addr)
     return cs_regions_lookup(g, addr);
 }
 
+/* The same, and its type. */
+static inline uint32_t cs_regions_find_type(cs_regions *g, uint64_t addr, const cs_region **r)
+{
+    const cs_region_pages *p = (const cs_region_pages *)g;
+    const cs_region_slot *sl = &p->page[(addr >> CS_REGION_PAGE_SHIFT) & (CS_REGION_PAGES - 1)];
+    if (addr - sl->lo <= sl->span) {
+        *r = sl->r;
+        return (uint32_t)sl->type;
+    }
+    *r = cs_regions_lookup(g, addr);
+    return (*r)->type;
+}
+
 /* ---- per-type and per-field counts (types.c) */
 typedef struct cs_type {
-    tk_cachesim_type pub;    /* name, counts, regions, live ... */
+    /* what the simulator's types pass uses first: one cache line */
+    uint64_t batch;          /* one level: the batch's counts, packed (sim.c) */
     const tk_cr_layout *layout;
     tk_cachesim_field *fields;
+    tk_cachesim_type pub;    /* name, counts, regions, live ... */
 } cs_type;
 
 typedef struct cs_types {
@@ -221,6 +237,14 @@ typedef struct cs_batch {
     uint16_t writes[CS_BATCH];  /* indices of the writes of 1 byte or more */
     size_t nwrites;
     size_t fs_home[CS_BATCH];   /* their lines' home slots in the false-sharing table */
+    /* Runs of accesses within one first-level line, the line of the
+     * access before (found while decoding, without a branch): the first
+     * access of each, and whether any in the run writes. An access that
+     * is empty or crosses a line is a run of its own. */
+    uint32_t types[CS_BATCH];   /* the types the batch touched (one level) */
+    uint16_t head[CS_BATCH];
+    uint8_t run_write[CS_BATCH];
+    size_t nruns;
 } cs_batch;
 
 typedef void (*cs_pass_fn)(tk_cachesim *s, cs_batch *b);

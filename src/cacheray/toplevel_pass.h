@@ -131,10 +131,13 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     size_t greads = 0, gwrites = 0, zero = 0;
     uint64_t read_misses = 0, write_misses = 0, writebacks = 0;
     memset(b->mask, 0, n);
-    for (size_t i = 0; i < n; i++) {
+    /* Run by run: the accesses after a run's first stay in its line, hit
+     * and change nothing but its dirty bit (set from the run's writes). */
+    for (size_t r = 0; r < b->nruns; r++) {
+        const size_t i = b->head[r];
         const unsigned size = b->size[i];
         const uint64_t addr = b->addr[i], line = addr >> shift;
-        const int write = b->write[i];
+        const int write = b->write[i], run_write = b->run_write[r];
         if (size == 0 || (addr & (line_bytes - 1)) + size > line_bytes) {
             if (size == 0) {
                 zero++;
@@ -149,7 +152,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
             continue;
         }
         if (classify && line + 1 == last_line) { /* the same line again: only the dirty bit */
-            *last_slot |= (uint8_t)write;
+            *last_slot |= (uint8_t)run_write;
             continue;
         }
         const uint64_t set = line & set_mask, want = line << 2 | CS_VALID;
@@ -157,7 +160,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         if (match) {
             const uint64_t w = set * ways + (uint64_t)__builtin_ctzll(match);
             stamp[w] = ++clock;
-            dirty[w] |= (uint8_t)write;
+            dirty[w] |= (uint8_t)run_write;
             if (classify) {
                 uint64_t old = atime[w];
                 if (old >= bound && now - bound < rmask) { /* cs_shadow_hit's case */
@@ -179,6 +182,22 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
             SPILL();
             b->mask[i] = (uint8_t)cs_miss(s, 0, line, addr, addr + (size - 1u), write);
             RELOAD();
+            if (last_line == line + 1) { /* still here for the rest of the run */
+                *last_slot |= (uint8_t)run_write;
+                continue;
+            }
+            /* an invalidation from an inclusive level below (evicting on
+             * the victim's writeback) may have dropped it again: the rest
+             * of the run goes through the general code */
+            const size_t end = r + 1 < b->nruns ? b->head[r + 1] : n;
+            for (size_t j = i + 1; j < end; j++) {
+                greads += !b->write[j];
+                gwrites += b->write[j];
+                SPILL();
+                b->mask[j] = (uint8_t)cs_access(s, b->addr[j], b->addr[j] + (b->size[j] - 1u),
+                                                b->write[j]);
+                RELOAD();
+            }
             continue;
         }
         /* cs_miss for the only level: nothing to fetch from, back-invalidate
@@ -198,7 +217,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         if (classify)
             cs_shadow_fill(h, w, victim ? victim >> 2 : UINT64_MAX, t); /* now, bound: in sync */
         e[w] = want;
-        dirty[w] = (uint8_t)write;
+        dirty[w] = (uint8_t)run_write;
         stamp[w] = ++clock;
         last_line = line + 1;
         last_slot = dirty + w;

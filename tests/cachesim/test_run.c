@@ -9,18 +9,30 @@
 #include "simtest.h"
 
 /* The configuration in use: 0 takes the first level's 4-way fast path
- * with reuse distances, 1 its 8-way one with 3C off, 2 the general path. */
+ * with reuse distances, 1 its 8-way one with 3C off, 2 the general path,
+ * 3 the fast path of an only level, 4 the fast path above a write-through
+ * level of long lines and a small inclusive one, whose evictions on the
+ * first level's writebacks can drop the line just filled there (the rest
+ * of its run then misses again). */
+enum { CONFIGS = 5 };
 static int which;
 
 static tk_cachesim_config config(void)
 {
-    static const char *const specs[][3] = {
+    static const char *const specs[CONFIGS][4] = {
         {"L1:1K:4:64", "L2:4K:full:64:plru", NULL},
         {"L1:2K:8:64", "L2:8K:16:64", NULL},
         {"L1:2K:8:64:fifo", "L2:8K:16:64", NULL},
+        {"L1:1K:16:64", NULL},
+        {"L1:512:8:64", "L2:2K:4:128:plru", "L3:128:4:32:random", NULL},
     };
-    static const unsigned flags[] = {TK_CACHESIM_REUSE, TK_CACHESIM_NO_3C, 0};
-    return st_config(specs[which], 1, 1, 0, flags[which]);
+    static const unsigned flags[CONFIGS] = {TK_CACHESIM_REUSE, TK_CACHESIM_NO_3C, 0, 0, 0};
+    tk_cachesim_config c = st_config(specs[which], 1, 1, 0, flags[which]);
+    if (which == 4) {
+        c.levels[1].write_back = 0;
+        c.levels[2].inclusive = 1;
+    }
+    return c;
 }
 
 /* Accesses (some flagged, some 0 bytes, some crossing lines, some to a
@@ -30,7 +42,7 @@ static void random_trace(tu_buf *b, uint64_t seed, size_t records, size_t maxnam
     static char name[1 << 16];
     memset(name, 'n', sizeof name);
     memcpy(name, "struct.", 7);
-    uint64_t rng = seed, live[8] = {0};
+    uint64_t rng = seed, live[8] = {0}, last = 0x10000;
     for (size_t i = 0; i < records; i++) {
         uint64_t r = tu_rand(&rng);
         if (r % 97 == 0) {
@@ -45,9 +57,10 @@ static void random_trace(tu_buf *b, uint64_t seed, size_t records, size_t maxnam
                           (r % 17 == 0 ? TK_CR_UNALIGNED : 0);
             if (r % 11 == 0) /* per-thread counters sharing a line */
                 tu_access(b, tag | 1, 0x1A000 + 8 * ((r >> 50) % 3), 4, (r >> 50) % 3);
-            else
-                tu_access(b, tag, 0x10000 + (r >> 12) % 0x9000, (uint8_t)(r >> 40) % 20,
-                          (r >> 50) % 3);
+            else { /* half of them near the last: runs in one line */
+                last = r >> 45 & 1 ? last + (r >> 46) % 12 : 0x10000 + (r >> 12) % 0x9000;
+                tu_access(b, tag, last, (uint8_t)(r >> 40) % 20, (r >> 50) % 3);
+            }
         }
     }
 }
@@ -141,7 +154,7 @@ static void expect_same(tk_cachesim *a, tk_cachesim *b)
 
 static void compare_trace(const tu_buf *b)
 {
-    for (which = 0; which < 3; which++) {
+    for (which = 0; which < CONFIGS; which++) {
         tk_error e1, e2;
         tk_status st;
         int rc;
