@@ -73,20 +73,11 @@ cs_region *cs_regions_add(cs_regions *g, uint64_t start, uint64_t bytes);
 int cs_regions_remove(cs_regions *g, uint64_t start);
 const cs_region *cs_regions_lookup(cs_regions *g, uint64_t addr);
 
-/* The non-empty region holding `addr`, or &cs_no_region. */
-static inline const cs_region *cs_regions_find(cs_regions *g, uint64_t addr)
-{
-    const cs_region_pages *p = (const cs_region_pages *)g; /* its first member */
-    const cs_region_slot *sl = &p->page[(addr >> CS_REGION_PAGE_SHIFT) & (CS_REGION_PAGES - 1)];
-    if (addr - sl->lo <= sl->span)
-        return sl->r;
-    return cs_regions_lookup(g, addr);
-}
-
-/* The same, and its type. */
+/* The type of the non-empty region holding `addr`, which goes to *r, or
+ * 0 and &cs_no_region. */
 static inline uint32_t cs_regions_find_type(cs_regions *g, uint64_t addr, const cs_region **r)
 {
-    const cs_region_pages *p = (const cs_region_pages *)g;
+    const cs_region_pages *p = (const cs_region_pages *)g; /* its first member */
     const cs_region_slot *sl = &p->page[(addr >> CS_REGION_PAGE_SHIFT) & (CS_REGION_PAGES - 1)];
     if (addr - sl->lo <= sl->span) {
         *r = sl->r;
@@ -94,6 +85,13 @@ static inline uint32_t cs_regions_find_type(cs_regions *g, uint64_t addr, const 
     }
     *r = cs_regions_lookup(g, addr);
     return (*r)->type;
+}
+
+static inline const cs_region *cs_regions_find(cs_regions *g, uint64_t addr)
+{
+    const cs_region *r;
+    cs_regions_find_type(g, addr, &r);
+    return r;
 }
 
 /* ---- per-type and per-field counts (types.c) */
