@@ -39,8 +39,7 @@ int tk_linemap_init(tk_linemap *m, size_t expect)
 
 void tk_linemap_free(tk_linemap *m)
 {
-    if (m->keys || m->vals)
-        free_slots(m->keys, m->vals, m->mask + 1);
+    free_slots(m->keys, m->vals, m->mask + 1);
     memset(m, 0, sizeof *m);
 }
 

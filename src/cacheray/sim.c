@@ -102,54 +102,21 @@ static void threads_pass(tk_cachesim *s, const cs_batch *b)
 /* Per type, access by access: runs of one type are short (a program goes
  * between its stack and its heap all the time). What the loop reads stays
  * in locals: the counters it adds to are uint64_t, like nlevels and the
- * batch's fields, so each store would otherwise have them loaded again.
- * With one level, an access's counts go into one word of its type, packed
- * (accesses, writes, misses, bytes: 16 bits each), added to the counters
- * at the batch's end: one add per access rather than four. */
-#define PACK_SHIFT 16
-#define PACK_MASK 0xFFFFu
-_Static_assert(CS_BATCH * 255 <= PACK_MASK, "a batch's bytes fit in a packed field");
-
-static void types_pass(tk_cachesim *s, cs_batch *b)
+ * batch's fields, so each store would otherwise have them loaded again. */
+static void types_pass(tk_cachesim *s, const cs_batch *b)
 {
     cs_types *const t = &s->types;
     cs_type *const v = t->v; /* no type is added during the pass */
     cs_regions *const g = s->regions;
     const size_t n = b->n, nlevels = s->nlevels;
-    if (nlevels != 1) {
-        for (size_t i = 0; i < n; i++) {
-            const uint64_t addr = b->addr[i];
-            const unsigned size = b->size[i], write = b->write[i], mask = b->mask[i];
-            const cs_region *r;
-            cs_type *T = &v[cs_regions_find_type(g, addr, &r)];
-            cs_count(&T->pub.c, (int)write, size, mask, nlevels);
-            if (T->layout && size)
-                cs_types_fields(t, r, addr, size, (int)write, mask);
-        }
-        return;
-    }
-    size_t ntypes = 0;
     for (size_t i = 0; i < n; i++) {
         const uint64_t addr = b->addr[i];
         const unsigned size = b->size[i], write = b->write[i], mask = b->mask[i];
         const cs_region *r;
-        const uint32_t type = cs_regions_find_type(g, addr, &r);
-        cs_type *T = &v[type];
-        if (!T->batch)
-            b->types[ntypes++] = type;
-        T->batch += 1 | (uint64_t)write << PACK_SHIFT | (uint64_t)mask << 2 * PACK_SHIFT |
-                    (uint64_t)size << 3 * PACK_SHIFT;
+        cs_type *T = &v[cs_regions_find_type(g, addr, &r)];
+        cs_count(&T->pub.c, (int)write, size, mask, nlevels);
         if (T->layout && size)
             cs_types_fields(t, r, addr, size, (int)write, mask);
-    }
-    for (size_t k = 0; k < ntypes; k++) {
-        cs_type *T = &v[b->types[k]];
-        uint64_t p = T->batch, writes = p >> PACK_SHIFT & PACK_MASK;
-        T->pub.c.reads += (p & PACK_MASK) - writes;
-        T->pub.c.writes += writes;
-        T->pub.c.misses[0] += p >> 2 * PACK_SHIFT & PACK_MASK;
-        T->pub.c.bytes += p >> 3 * PACK_SHIFT;
-        T->batch = 0;
     }
 }
 

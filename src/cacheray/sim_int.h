@@ -96,11 +96,9 @@ static inline const cs_region *cs_regions_find(cs_regions *g, uint64_t addr)
 
 /* ---- per-type and per-field counts (types.c) */
 typedef struct cs_type {
-    /* what the simulator's types pass uses first: one cache line */
-    uint64_t batch;          /* one level: the batch's counts, packed (sim.c) */
+    tk_cachesim_type pub;    /* name, counts, regions, live ... */
     const tk_cr_layout *layout;
     tk_cachesim_field *fields;
-    tk_cachesim_type pub;    /* name, counts, regions, live ... */
 } cs_type;
 
 typedef struct cs_types {
@@ -239,7 +237,6 @@ typedef struct cs_batch {
      * access before (found while decoding, without a branch): the first
      * access of each, and whether any in the run writes. An access that
      * is empty or crosses a line is a run of its own. */
-    uint32_t types[CS_BATCH];   /* the types the batch touched (one level) */
     uint16_t head[CS_BATCH];
     uint8_t run_write[CS_BATCH];
     size_t nruns;

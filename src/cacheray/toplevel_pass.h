@@ -98,6 +98,17 @@ static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
         now = h->now;                                                          \
         bound = h->bound;                                                      \
     } while (0)
+/* Access j (not empty) through the general code, which counts its own
+ * line accesses. */
+#define GENERAL(j)                                                             \
+    do {                                                                       \
+        const uint64_t a_ = b->addr[j], l_ = a_ + (b->size[j] - 1u);           \
+        greads += !b->write[j];                                                \
+        gwrites += b->write[j];                                                \
+        SPILL();                                                               \
+        b->mask[j] = (uint8_t)cs_access(s, a_, l_ < a_ ? UINT64_MAX : l_, b->write[j]); \
+        RELOAD();                                                              \
+    } while (0)
 
 /* Inlined into one copy per way count, 3C setting and level count, so the
  * scans are unrolled and the code for what is off absent. What the loop
@@ -143,12 +154,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
                 zero++;
                 continue;
             }
-            greads += !write;
-            gwrites += write;
-            uint64_t last = addr + (size - 1u);
-            SPILL();
-            b->mask[i] = (uint8_t)cs_access(s, addr, last < addr ? UINT64_MAX : last, write);
-            RELOAD();
+            GENERAL(i);
             continue;
         }
         if (classify && line + 1 == last_line) { /* the same line again: only the dirty bit */
@@ -190,14 +196,8 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
              * the victim's writeback) may have dropped it again: the rest
              * of the run goes through the general code */
             const size_t end = r + 1 < b->nruns ? b->head[r + 1] : n;
-            for (size_t j = i + 1; j < end; j++) {
-                greads += !b->write[j];
-                gwrites += b->write[j];
-                SPILL();
-                b->mask[j] = (uint8_t)cs_access(s, b->addr[j], b->addr[j] + (b->size[j] - 1u),
-                                                b->write[j]);
-                RELOAD();
-            }
+            for (size_t j = i + 1; j < end; j++)
+                GENERAL(j);
             continue;
         }
         /* cs_miss for the only level: nothing to fetch from, back-invalidate
