@@ -74,7 +74,7 @@ static void evict(tk_cachesim *s, size_t k, uint64_t victim)
         dirty = 1;
     if (dirty) {
         L->st.writebacks++;
-        cs_access_range(s, k + 1, first, last, 1);
+        cs_send(s, k + 1, first, last, 1, 0);
     }
 }
 
@@ -87,9 +87,9 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
     L->st.write_misses += write;
     uint64_t t = L->classify ? cs_classify_miss(L, line, write, s) : 0;
     if (write && !L->write_allocate)
-        return mask | cs_access_range(s, k + 1, lo, hi, 1);
+        return mask | cs_send(s, k + 1, lo, hi, 1, 1);
     uint64_t first = line << L->shift;
-    mask |= cs_access_range(s, k + 1, first, first + ((1ULL << L->shift) - 1), 0);
+    mask |= cs_send(s, k + 1, first, first + ((1ULL << L->shift) - 1), 0, 1);
     uint8_t *slot;
     uint64_t victim = cs_insert(&L->c, line, write && L->write_back, &slot);
     if (victim == UINT64_MAX) {
@@ -104,7 +104,7 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
     if (victim)
         evict(s, k, victim);
     if (write && !L->write_back)
-        mask |= cs_access_range(s, k + 1, lo, hi, 1);
+        mask |= cs_send(s, k + 1, lo, hi, 1, 1);
     return mask;
 }
 

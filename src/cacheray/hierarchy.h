@@ -10,6 +10,28 @@
  * line they overlap. Returns the levels missed on the demand path. */
 unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last,
                          int write);
+/* Bytes [lo, hi] read or written at level k from the level above, on
+ * the demand path of the access being served or not (a writeback):
+ * served now, or queued for level k's stream pass (stream.c). Returns
+ * the levels missed now. */
+int cs_stream_push(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
+                   int32_t origin);
+static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
+                               int demand)
+{
+    if (!s->stream)
+        return cs_access_range(s, k, lo, hi, write);
+    if (k < s->nlevels && cs_stream_push(s, k, lo, hi, write, demand ? s->origin : -1) != 0)
+        s->oom = 1;
+    return 0;
+}
+
+/* The stream passes: the batch's queued requests level by level, each
+ * miss added to its access's mask. */
+void cs_stream_run(tk_cachesim *s, cs_batch *b);
+void cs_stream_init(tk_cachesim *s);
+void cs_stream_free(tk_cachesim *s);
+
 /* A miss at a level with 3C: count its class. Returns the time of the
  * line's event in the shadow, for cs_shadow_fill. */
 uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s);
@@ -45,7 +67,7 @@ static inline unsigned cs_access_line(tk_cachesim *s, size_t k, uint64_t line,
         }
     }
     *e |= (uint8_t)(write & L->write_back);
-    return (write & !L->write_back) ? cs_access_range(s, k + 1, lo, hi, 1) : 0;
+    return (write & !L->write_back) ? cs_send(s, k + 1, lo, hi, 1, 1) : 0;
 }
 
 /* The CPU access of bytes [addr, last]. Returns the levels missed on its

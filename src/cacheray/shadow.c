@@ -2,6 +2,9 @@
  * lines outside the cache and the set of lines seen. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "cacheray/shadow.h"
 #include "core/hugemem.h"
@@ -48,10 +51,9 @@ void cs_shadow_free(cs_shadow *h)
     memset(h, 0, sizeof *h);
 }
 
-static size_t hash(uint64_t key, unsigned shift)
-{
-    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
-}
+/* Slots of an out map small enough to stay in the CPU's L1 (16 KiB). */
+#define CS_SHADOW_SMALL_OUT 1024
+
 
 /* ---- lines seen */
 
@@ -76,7 +78,7 @@ static int seen_add(cs_shadow *h, uint64_t line)
 
 static cs_shadow_pair *out_find(const cs_shadow *h, uint64_t line)
 {
-    for (size_t i = hash(line + 1, h->oshift); h->out[i].key; i = (i + 1) & h->omask)
+    for (size_t i = cs_shadow_out_home(h, line + 1); h->out[i].key; i = (i + 1) & h->omask)
         if (h->out[i].key == line + 1)
             return &h->out[i];
     return NULL;
@@ -85,7 +87,7 @@ static cs_shadow_pair *out_find(const cs_shadow *h, uint64_t line)
 /* `line` is not there (the caller knows). */
 static void out_add(cs_shadow *h, uint64_t line, uint64_t t)
 {
-    size_t i = hash(line + 1, h->oshift);
+    size_t i = cs_shadow_out_home(h, line + 1);
     while (h->out[i].key)
         i = (i + 1) & h->omask;
     h->out[i] = (cs_shadow_pair){line + 1, t};
@@ -97,7 +99,7 @@ static void out_remove(cs_shadow *h, cs_shadow_pair *p)
 {
     size_t i = (size_t)(p - h->out);
     for (size_t j = (i + 1) & h->omask; h->out[j].key; j = (j + 1) & h->omask) {
-        size_t home = hash(h->out[j].key, h->oshift);
+        size_t home = cs_shadow_out_home(h, h->out[j].key);
         /* j's entry may fill the hole at i unless its home lies in (i, j] */
         if (((j - home) & h->omask) >= ((j - i) & h->omask)) {
             h->out[i] = h->out[j];
@@ -109,10 +111,39 @@ static void out_remove(cs_shadow *h, cs_shadow_pair *p)
 
 /* ---- events */
 
+/* The first live event at or after t (there is one). Dead events lie
+ * between live ones in runs of a few: looked at 8 at a time (one cache
+ * line) where the ring allows, a slot-by-slot loop's exit mispredicted at
+ * nearly every eviction. */
+static uint64_t next_live(const cs_shadow *h, uint64_t t)
+{
+    for (;;) {
+        size_t i = t & h->rmask;
+#ifdef __SSE2__
+        if (i + 8 <= h->rmask + 1) {
+            const __m128i z = _mm_setzero_si128();
+            const __m128i *p = (const __m128i *)&h->ring[i];
+            /* a bit per zero 32-bit half: slot k is dead when 2k and 2k+1 are set */
+            unsigned m = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p), z))) |
+                         (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p + 1), z))) << 4 |
+                         (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p + 2), z))) << 8 |
+                         (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p + 3), z))) << 12;
+            unsigned live = ~(m & m >> 1) & 0x5555u;
+            if (live)
+                return t + ((unsigned)__builtin_ctz(live) >> 1);
+            t += 8;
+            continue;
+        }
+#endif
+        if (h->ring[i])
+            return t;
+        t++;
+    }
+}
+
 void cs_shadow_evict(cs_shadow *h)
 {
-    while (!h->ring[h->bound & h->rmask])
-        h->bound++;
+    h->bound = next_live(h, h->bound);
     uint64_t *r = &h->ring[h->bound & h->rmask], line = *r - 1;
     *r = 0;
     /* the line leaves the shadow: from `out`, or (in the cache) by its
@@ -169,11 +200,21 @@ int cs_shadow_miss(cs_shadow *h, uint64_t line, int allocate, int *seen, uint64_
     return 1;
 }
 
-/* A line leaving the cache from `slot` stays in the shadow if it is there. */
+/* A line leaving the cache from `slot` stays in the shadow if it is there.
+ * Whether it is there is a coin toss for a cache of mostly capacity
+ * misses: a small map (in the CPU's L1) is probed without a branch (an
+ * empty slot written with key 0 stays empty), a big one only when needed
+ * (its probe is a cache miss). */
 static void leave_cache(cs_shadow *h, size_t slot, uint64_t line)
 {
-    if (h->atime[slot] >= h->bound)
-        out_add(h, line, h->atime[slot]);
+    uint64_t t = h->atime[slot];
+    if (h->omask >= CS_SHADOW_SMALL_OUT && t < h->bound)
+        return;
+    size_t i = cs_shadow_out_home(h, line + 1);
+    while (h->out[i].key)
+        i = (i + 1) & h->omask;
+    h->out[i].key = t >= h->bound ? line + 1 : 0;
+    h->out[i].val = t;
 }
 
 void cs_shadow_fill(cs_shadow *h, size_t slot, uint64_t victim, uint64_t t)

@@ -47,6 +47,12 @@ typedef struct cs_shadow {
     int oom;
 } cs_shadow;
 
+/* The first slot in `out` for key line + 1. */
+static inline size_t cs_shadow_out_home(const cs_shadow *h, uint64_t key)
+{
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> h->oshift);
+}
+
 /* A shadow of `cap` lines beside a cache of `nslots` slots. 0 ok, -1 out
  * of memory. */
 int cs_shadow_init(cs_shadow *h, uint64_t cap, size_t nslots);

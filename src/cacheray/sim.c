@@ -13,6 +13,8 @@ static tk_status oom(tk_error *err)
     return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
 }
 
+static cs_count_fn count_pass_for(int fields, int single);
+
 static void region_ended(void *ctx, const cs_region *r)
 {
     tk_cachesim *s = ctx;
@@ -34,6 +36,7 @@ tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
     if (c->debug_info && !(s->layouts = tk_cr_layouts_load(c->debug_info, err)))
         goto fail;
     s->l1_shift = (unsigned)__builtin_ctz(c->levels[0].line);
+    s->count_pass = count_pass_for(s->layouts != NULL, c->nlevels == 1);
     if (cs_levels_init(s) != 0 || !(s->top_pass = cs_top_pass(s)) ||
         !(s->regions = cs_regions_new(region_ended, s)) ||
         cs_types_init(&s->types, s->layouts, s->nlevels) != 0 ||
@@ -42,6 +45,7 @@ tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
         oom(err);
         goto fail;
     }
+    cs_stream_init(s);
     return s;
 fail:
     tk_cachesim_free(s);
@@ -53,6 +57,7 @@ void tk_cachesim_free(tk_cachesim *s)
     if (!s)
         return;
     cs_levels_free(s);
+    cs_stream_free(s);
     cs_regions_free(s->regions);
     cs_types_free(&s->types);
     cs_threads_free(&s->threads);
@@ -71,21 +76,53 @@ void tk_cachesim_free(tk_cachesim *s)
  * (1.5x slower). A batch ends before any RTTA record, so every analysis
  * sees the regions live at each access. */
 
-/* Per thread, over the runs of one thread's accesses. */
-static void threads_pass(tk_cachesim *s, const cs_batch *b)
+/* Bits 0-3 of a miss mask as 1s in the 16-bit lanes 0-3 of a word: a
+ * thread's misses at each level summed in two words over its run (at most
+ * CS_BATCH accesses, so no lane overflows), where adding to its counters
+ * in memory made a chain of stores and loads through every access. */
+#define LANES(m) ((uint64_t)((m) & 1) | (uint64_t)((m) >> 1 & 1) << 16 | \
+                  (uint64_t)((m) >> 2 & 1) << 32 | (uint64_t)((m) >> 3 & 1) << 48)
+static const uint64_t mask_lanes[16] = {
+    LANES(0),  LANES(1),  LANES(2),  LANES(3),  LANES(4),  LANES(5),  LANES(6),  LANES(7),
+    LANES(8),  LANES(9),  LANES(10), LANES(11), LANES(12), LANES(13), LANES(14), LANES(15),
+};
+#undef LANES
+
+/* Per type and per thread, access by access: runs of one type are short
+ * (a program goes between its stack and its heap all the time), runs of
+ * one thread long, so a thread's counts are summed in locals over its run
+ * and the type's are added at each access. What the loop reads stays in
+ * locals: the counters it adds to are uint64_t, like nlevels and the
+ * batch's fields, so each store would otherwise have them loaded again.
+ * Inlined into a copy per (layouts or not, one level or more), so the
+ * common run has neither the field check nor the loop over levels. */
+__attribute__((always_inline)) static inline void count_pass(tk_cachesim *s, const cs_batch *b,
+                                                             const int fields, const int single)
 {
-    for (size_t i = 0, j; i < b->n; i = j) {
-        tk_cachesim_counts *tc = cs_threads_get(&s->threads, b->thread[i]);
-        uint64_t writes = 0, bytes = 0, miss[TK_CACHESIM_MAX_LEVELS] = {0}, m0 = 0;
-        for (j = i; j < b->n && b->thread[j] == b->thread[i]; j++) {
-            writes += b->write[j];
-            bytes += b->size[j];
-            m0 += b->mask[j] & 1;
+    cs_types *const t = &s->types;
+    cs_type *const v = t->v; /* no type is added during the pass */
+    cs_regions *const g = s->regions;
+    const size_t n = b->n, nlevels = single ? 1 : s->nlevels;
+    for (size_t i = 0, j; i < n; i = j) {
+        const uint64_t id = b->thread[i];
+        uint64_t writes = 0, bytes = 0, miss0 = 0, lanes[2] = {0, 0};
+        for (j = i; j < n && b->thread[j] == id; j++) {
+            const uint64_t addr = b->addr[j];
+            const unsigned size = b->size[j], write = b->write[j], mask = b->mask[j];
+            const cs_region *r;
+            cs_type *T = &v[cs_regions_find_type(g, addr, &r)];
+            cs_count(&T->pub.c, (int)write, size, mask, nlevels);
+            if (fields && T->layout && size)
+                cs_types_fields(t, r, addr, size, (int)write, mask);
+            writes += write;
+            bytes += size;
+            miss0 += mask & 1;
+            if (!single) {
+                lanes[0] += mask_lanes[mask & 15];
+                lanes[1] += mask_lanes[mask >> 4 & 15];
+            }
         }
-        if (s->nlevels > 1)
-            for (size_t k = i; k < j; k++)
-                for (size_t l = 1; l < s->nlevels; l++)
-                    miss[l] += b->mask[k] >> l & 1;
+        tk_cachesim_counts *tc = cs_threads_get(&s->threads, id);
         if (!tc) {
             s->oom = 1;
             continue;
@@ -93,31 +130,21 @@ static void threads_pass(tk_cachesim *s, const cs_batch *b)
         tc->reads += (j - i) - writes;
         tc->writes += writes;
         tc->bytes += bytes;
-        tc->misses[0] += m0;
-        for (size_t l = 1; l < s->nlevels; l++)
-            tc->misses[l] += miss[l];
+        tc->misses[0] += miss0;
+        for (size_t l = 1; l < nlevels; l++)
+            tc->misses[l] += lanes[l / 4] >> (16 * (l % 4)) & 0xFFFF;
     }
 }
 
-/* Per type, access by access: runs of one type are short (a program goes
- * between its stack and its heap all the time). What the loop reads stays
- * in locals: the counters it adds to are uint64_t, like nlevels and the
- * batch's fields, so each store would otherwise have them loaded again. */
-static void types_pass(tk_cachesim *s, const cs_batch *b)
+static void count_pass_1(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 0, 1); }
+static void count_pass_n(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 0, 0); }
+static void count_pass_fields_1(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 1, 1); }
+static void count_pass_fields_n(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 1, 0); }
+
+static cs_count_fn count_pass_for(int fields, int single)
 {
-    cs_types *const t = &s->types;
-    cs_type *const v = t->v; /* no type is added during the pass */
-    cs_regions *const g = s->regions;
-    const size_t n = b->n, nlevels = s->nlevels;
-    for (size_t i = 0; i < n; i++) {
-        const uint64_t addr = b->addr[i];
-        const unsigned size = b->size[i], write = b->write[i], mask = b->mask[i];
-        const cs_region *r;
-        cs_type *T = &v[cs_regions_find_type(g, addr, &r)];
-        cs_count(&T->pub.c, (int)write, size, mask, nlevels);
-        if (T->layout && size)
-            cs_types_fields(t, r, addr, size, (int)write, mask);
-    }
+    return fields ? (single ? count_pass_fields_1 : count_pass_fields_n)
+                  : (single ? count_pass_1 : count_pass_n);
 }
 
 /* The false-sharing entries of the batch's writes asked for now: the
@@ -182,8 +209,9 @@ static void run_batch(tk_cachesim *s, cs_batch *b)
 {
     falseshare_prefetch(s, b);
     s->top_pass(s, b);
-    threads_pass(s, b);
-    types_pass(s, b);
+    if (s->stream)
+        cs_stream_run(s, b);
+    s->count_pass(s, b);
     falseshare_pass(s, b);
     if (s->reuse)
         reuse_pass(s, b);

@@ -1,6 +1,7 @@
 # Cacheray cache simulator: library sources and the `tracekit cachesim` command.
 set(TK_CACHESIM_SOURCES
   src/cacheray/linemap.c src/cacheray/cache.c src/cacheray/shadow.c src/cacheray/hierarchy.c
+  src/cacheray/stream.c
   src/cacheray/toplevel.c
   src/cacheray/regions.c src/cacheray/types.c src/cacheray/threads.c
   src/cacheray/falseshare.c src/cacheray/reuse.c src/cacheray/sim_config.c

@@ -115,8 +115,10 @@ void cs_types_free(cs_types *t);
 /* Index of the type named `name` (created on first use); -1 when out of
  * memory. Index 0 is "(untyped)". */
 long cs_types_intern(cs_types *t, const char *name, size_t len);
-/* Counts of one access: reads or writes, bytes, misses by level (a loop
- * of fixed length: whether an access misses is hard to predict). */
+/* Counts of one access: reads or writes, bytes, misses by level. Below
+ * the first level only when there is one: the loop's adds to memory made
+ * a chain through every access of a type, costing more than the branch
+ * mispredicts. */
 static inline void cs_count(tk_cachesim_counts *c, int write, unsigned size,
                             unsigned mask, size_t nlevels)
 {
@@ -124,8 +126,9 @@ static inline void cs_count(tk_cachesim_counts *c, int write, unsigned size,
     c->writes += write != 0;
     c->bytes += size;
     c->misses[0] += mask & 1;
-    for (size_t k = 1; k < nlevels; k++)
-        c->misses[k] += mask >> k & 1;
+    if (mask > 1)
+        for (size_t k = 1; k < nlevels; k++)
+            c->misses[k] += mask >> k & 1;
 }
 
 void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
@@ -242,7 +245,22 @@ typedef struct cs_batch {
     size_t nruns;
 } cs_batch;
 
+/* A request to a level below the first: bytes [lo, hi] read or written,
+ * for access `origin` of the batch (its demand path: a miss there counts
+ * for it), or -1 (a writeback). */
+typedef struct cs_req {
+    uint64_t lo, hi;
+    int32_t origin;
+    uint32_t write;
+} cs_req;
+
+typedef struct cs_queue {
+    cs_req *v;
+    size_t n, cap;
+} cs_queue;
+
 typedef void (*cs_pass_fn)(tk_cachesim *s, cs_batch *b);
+typedef void (*cs_count_fn)(tk_cachesim *s, const cs_batch *b);
 
 struct tk_cachesim {
     tk_cachesim_config cfg;
@@ -257,7 +275,15 @@ struct tk_cachesim {
     cs_reuse *reuse;
     unsigned l1_shift;
     int oom;
-    cs_pass_fn top_pass;     /* the batch through the hierarchy */
+    cs_pass_fn top_pass;     /* the batch through the first level */
+    /* With no inclusive level below the first, nothing a level does
+     * reaches back up: each level takes the batch's requests to it after
+     * the level above is done with the batch (stream.c), in a loop that
+     * can prefetch. Otherwise (stream 0) a request is served at once. */
+    int stream;
+    int32_t origin;          /* the access being served, for the requests it makes */
+    cs_queue queue[TK_CACHESIM_MAX_LEVELS]; /* requests to level k */
+    cs_count_fn count_pass;  /* per type and thread */
     cs_batch batch;
 };
 

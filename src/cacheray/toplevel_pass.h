@@ -106,6 +106,7 @@ static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
         greads += !b->write[j];                                                \
         gwrites += b->write[j];                                                \
         SPILL();                                                               \
+        s->origin = (int32_t)(j);                                              \
         b->mask[j] = (uint8_t)cs_access(s, a_, l_ < a_ ? UINT64_MAX : l_, b->write[j]); \
         RELOAD();                                                              \
     } while (0)
@@ -186,6 +187,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         if (!single) {
             last_line = 0;
             SPILL();
+            s->origin = (int32_t)i;
             b->mask[i] = (uint8_t)cs_miss(s, 0, line, addr, addr + (size - 1u), write);
             RELOAD();
             if (last_line == line + 1) { /* still here for the rest of the run */

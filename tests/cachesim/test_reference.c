@@ -5,7 +5,8 @@
  * (scanned) and large (hashed) fully associative caches, first levels of
  * 4, 8 and 16 ways (toplevel.c's fast paths), and levels with
  * larger and smaller lines than the level above, each with 3C
- * classification and without. Every counter of every level must match,
+ * classification and without; and the deepest hierarchy there can be.
+ * Every counter of every level must match,
  * and so must each thread's misses per level. ctest runs it again with
  * TRACEKIT_NO_AVX2 set, for the first level's portable fast path. */
 #include <string.h>
@@ -136,6 +137,24 @@ static void mixed_levels(void **state)
     }
 }
 
+/* The most levels there can be (per-thread misses below the fourth are
+ * summed apart), served level by level or, with an inclusive level, at
+ * once. */
+static void deepest_hierarchy(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"L1:256:2:32:lru",  "L2:512:2:32:fifo",
+                                        "L3:1K:4:64:plru",  "L4:2K:4:64:random",
+                                        "L5:4K:8:64:lru",   "L6:8K:full:64:lru",
+                                        "L7:16K:8:128:fifo", "L8:32K:16:128:lru", NULL};
+    for (int incl = 0; incl < 2; incl++) {
+        tk_cachesim_config c = st_config(specs, 1, 1, 0, 0);
+        c.levels[5].inclusive = incl;
+        c.levels[6].write_back = 0;
+        compare(incl ? "8 levels, L6 inclusive" : "8 levels", &c, 11);
+    }
+}
+
 /* Without 3C the other counters are the same and the classes stay 0. */
 static void without_3c(void **state)
 {
@@ -150,6 +169,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_combination),
         cmocka_unit_test(mixed_levels),
+        cmocka_unit_test(deepest_hierarchy),
         cmocka_unit_test(without_3c),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
