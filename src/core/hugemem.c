@@ -1,6 +1,7 @@
 /* Huge-page-backed allocations (see hugemem.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "core/hugemem.h"
@@ -42,7 +43,14 @@ void *tk_table_calloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    return n * size >= TK_HUGE_PAGE ? tk_huge_alloc(n * size) : calloc(n ? n : 1, size ? size : 1);
+    if (n * size >= TK_HUGE_PAGE)
+        return tk_huge_alloc(n * size);
+    /* cache-line aligned: a set of 8 ways is one line, not two */
+    size_t bytes = (n * size + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
 }
 
 void tk_table_free(void *p, size_t n, size_t size)
