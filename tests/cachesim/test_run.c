@@ -13,8 +13,11 @@
  * 3 the fast path of an only level, 4 the fast path above a write-through
  * level of long lines and a small inclusive one, whose evictions on the
  * first level's writebacks can drop the line just filled there (the rest
- * of its run then misses again). */
-enum { CONFIGS = 5 };
+ * of its run then misses again), 5 the same without the inclusive level
+ * and with a last level that does not allocate on writes: the levels below
+ * the first take each batch level by level (stream.c), forwarded writes
+ * among their requests. */
+enum { CONFIGS = 6 };
 static int which;
 
 static tk_cachesim_config config(void)
@@ -25,12 +28,14 @@ static tk_cachesim_config config(void)
         {"L1:2K:8:64:fifo", "L2:8K:16:64", NULL},
         {"L1:1K:16:64", NULL},
         {"L1:512:8:64", "L2:2K:4:128:plru", "L3:128:4:32:random", NULL},
+        {"L1:512:8:64", "L2:2K:4:128:plru", "L3:1K:4:32:lru", NULL},
     };
-    static const unsigned flags[CONFIGS] = {TK_CACHESIM_REUSE, TK_CACHESIM_NO_3C, 0, 0, 0};
+    static const unsigned flags[CONFIGS] = {TK_CACHESIM_REUSE, TK_CACHESIM_NO_3C, 0, 0, 0, 0};
     tk_cachesim_config c = st_config(specs[which], 1, 1, 0, flags[which]);
-    if (which == 4) {
+    if (which >= 4) {
         c.levels[1].write_back = 0;
-        c.levels[2].inclusive = 1;
+        c.levels[2].inclusive = which == 4;
+        c.levels[2].write_allocate = which == 4;
     }
     return c;
 }
