@@ -10,12 +10,15 @@
  * line they overlap. Returns the levels missed on the demand path. */
 unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last,
                          int write);
-/* Bytes [lo, hi] read or written at level k from the level above, on
- * the demand path of the access being served or not (a writeback):
- * served now, or queued for level k's stream pass (stream.c). Returns
- * the levels missed now. */
+/* Queue a request to level k for its stream pass (stream.c); -1 when out
+ * of memory. */
 int cs_stream_push(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
                    int32_t origin);
+
+/* Bytes [lo, hi] read or written at level k from the level above, on the
+ * demand path of the access being served or not (a writeback): served
+ * now, or queued for level k's stream pass. Returns the levels missed
+ * now. */
 static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
                                int demand)
 {

@@ -54,7 +54,6 @@ void cs_shadow_free(cs_shadow *h)
 /* Slots of an out map small enough to stay in the CPU's L1 (16 KiB). */
 #define CS_SHADOW_SMALL_OUT 1024
 
-
 /* ---- lines seen */
 
 /* Mark `line` seen: 1 when it was already. */
@@ -111,6 +110,15 @@ static void out_remove(cs_shadow *h, cs_shadow_pair *p)
 
 /* ---- events */
 
+#ifdef __SSE2__
+/* A bit per 32-bit half of *p that is zero. */
+static inline unsigned zero_halves(const __m128i *p)
+{
+    __m128i zero = _mm_cmpeq_epi32(_mm_loadu_si128(p), _mm_setzero_si128());
+    return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(zero));
+}
+#endif
+
 /* The first live event at or after t (there is one). Dead events lie
  * between live ones in runs of a few: looked at 8 at a time (one cache
  * line) where the ring allows, a slot-by-slot loop's exit mispredicted at
@@ -121,13 +129,10 @@ static uint64_t next_live(const cs_shadow *h, uint64_t t)
         size_t i = t & h->rmask;
 #ifdef __SSE2__
         if (i + 8 <= h->rmask + 1) {
-            const __m128i z = _mm_setzero_si128();
             const __m128i *p = (const __m128i *)&h->ring[i];
             /* a bit per zero 32-bit half: slot k is dead when 2k and 2k+1 are set */
-            unsigned m = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p), z))) |
-                         (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p + 1), z))) << 4 |
-                         (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p + 2), z))) << 8 |
-                         (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(p + 3), z))) << 12;
+            unsigned m = zero_halves(p) | zero_halves(p + 1) << 4 | zero_halves(p + 2) << 8 |
+                         zero_halves(p + 3) << 12;
             unsigned live = ~(m & m >> 1) & 0x5555u;
             if (live)
                 return t + ((unsigned)__builtin_ctz(live) >> 1);
