@@ -5,9 +5,10 @@
  * nsets * ways, indexed by way; dirty bits are bytes in a parallel array.
  * (Kept in the entry, a hit's write to it made the next access's scan of
  * that set wait for the store: the simulator's loop ran at half speed.)
- * Small sets (ways <= CS_SCAN_WAYS) are scanned without branches (a bit per matching way); LRU and FIFO keep
- * a stamp per way (last use / insertion, 0 = invalid), so a hit costs one
- * store and the victim is the smallest stamp. Larger sets (fully
+ * Small sets (ways <= CS_SCAN_WAYS) are scanned without branches (a bit
+ * per matching way); LRU and FIFO keep a stamp per way (last use /
+ * insertion, 0 = invalid), so a hit costs one store and the victim is the
+ * smallest stamp. Larger sets (fully
  * associative caches) find lines through a hash table and keep LRU/FIFO
  * order in linked lists. A miss fills the lowest invalid way first. */
 #ifndef TK_CACHERAY_CACHE_H

@@ -5,13 +5,13 @@
  * are the checker's (check.c): a region ends at its RTTA_REMOVE, or when
  * an RTTA_ADD overlaps it or starts where it starts. */
 #include <stdlib.h>
-#include <string.h>
 
 /* libbsd leaves __unused undefined (Debian #522773) but tree.h uses it. */
 #define __unused __attribute__((unused))
 #include <bsd/sys/tree.h>
 
 #include "cacheray/sim_int.h"
+#include "core/hugemem.h"
 
 typedef struct node {
     RB_ENTRY(node) link;
@@ -53,12 +53,9 @@ static void clear_all(cs_regions *g)
 
 cs_regions *cs_regions_new(cs_region_end_fn on_end, void *ctx)
 {
-    /* cache-line aligned: a slot in one line, not two */
-    size_t bytes = (sizeof(cs_regions) + 63) & ~(size_t)63;
-    cs_regions *g = aligned_alloc(64, bytes);
+    cs_regions *g = tk_table_calloc(1, sizeof *g); /* cache-line aligned: a slot in one line */
     if (!g)
         return NULL;
-    memset(g, 0, bytes);
     RB_INIT(&g->live);
     RB_INIT(&g->empty);
     g->on_end = on_end;
@@ -111,7 +108,7 @@ void cs_regions_free(cs_regions *g)
         return;
     drop_all(g, &g->live);
     drop_all(g, &g->empty);
-    free(g);
+    tk_table_free(g, 1, sizeof *g);
 }
 
 /* End the live regions overlapping [start, last]. */

@@ -48,7 +48,6 @@ static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
 }
 #endif
 
-
 /* The victim, as cs_insert picks it (cs_oldest_way). */
 #ifdef __AVX2__
 /* Stamps count accesses, far below 2^63: signed compares order them. */
