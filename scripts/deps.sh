@@ -8,7 +8,9 @@ want="$want zlib1g-dev libdeflate-dev libsnappy-dev libcapstone-dev libjansson-d
 for role in "$@"; do
     case "$role" in
     build) ;;
-    test) want="$want libcmocka-dev clang llvm llvm-14-tools libclang-rt-14-dev" ;;
+    # test: llvm (llvm-xray, llvm-cxxfilt) and libllvm14, whose demangler
+    # tracekit loads at run time (the C++ names are compared with LLVM's)
+    test) want="$want libcmocka-dev clang llvm libllvm14 llvm-14-tools libclang-rt-14-dev" ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
     bench) want="$want time llvm llvm-14-tools" ;;
     demo) want="$want clang libclang-rt-14-dev" ;;

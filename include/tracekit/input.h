@@ -52,6 +52,11 @@ void tk_input_advance(tk_input *in, size_t n);
  * the input ended first (positioned at its end), or -1 on an I/O error. */
 int tk_input_skip(tk_input *in, uint64_t n, tk_error *err);
 
+/* Move the current position to `offset` (at most the input's size).
+ * Files and memory seek anywhere; a pipe only within what is buffered
+ * (TK_EUNSUPPORTED otherwise). Windows taken before are invalid after. */
+tk_status tk_input_seek(tk_input *in, uint64_t offset, tk_error *err);
+
 /* Go back to offset 0. Always possible before the first advance (probing
  * peeks without advancing); afterwards only for files and memory. */
 tk_status tk_input_rewind(tk_input *in, tk_error *err);

@@ -102,10 +102,33 @@ void tk_xray_reader_free(tk_xray_reader *r);
 const tk_xray_header *tk_xray_reader_header(const tk_xray_reader *r);
 
 /* Logical records in file order (each FDR buffer expanded on its own: a
- * buffer's NewCPUId sets its TSC base). Structural errors, and FDR blocks
- * that break the record grammar, stop reading: 1 record, 0 end, -1 error.
- * Basic-mode argument payloads are attached to their entry record. */
+ * buffer's NewCPUId sets its TSC base), except that FDR v2+ buffers are
+ * read so that each thread's come in time order: the LLVM runtime writes
+ * its buffer ring in ring order, so after a wrap a thread's buffers are out
+ * of time order in the file. They are put in order by their wall clock,
+ * then their first TSC: in the place of a thread's k-th buffer in the
+ * file, its k-th in time is read (other threads keep their places). This
+ * needs a seekable input: standard input is first copied to an unlinked
+ * temporary file in $TMPDIR. Structural errors, and FDR blocks that break
+ * the record grammar, stop reading: 1 record, 0 end, -1 error. Basic-mode
+ * argument payloads are attached to their entry record. */
 int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
+
+/* How tk_xray_next ordered FDR buffers (known after its first call). */
+typedef struct tk_xray_order_info {
+    uint64_t moved_buffers; /* buffers read in another buffer's place */
+    uint64_t threads;       /* threads whose buffers were out of order */
+    int unchecked;          /* not put in order (a pipe without a usable
+                               $TMPDIR, or over a million buffers to move):
+                               file order. Version 1 buffers (no extents)
+                               are always read in file order. */
+} tk_xray_order_info;
+void tk_xray_reader_order(const tk_xray_reader *r, tk_xray_order_info *info);
+
+/* The layout of the records: the header's type, except TK_XRAY_BASIC for
+ * basic-mode records under an FDR header (what `llvm-xray convert -f raw`
+ * writes for an FDR trace; read as the basic records they are). */
+int tk_xray_reader_layout(const tk_xray_reader *r);
 
 /* FDR only: raw records in file order, checked against the block grammar
  * (the verifier). Do not mix with tk_xray_next on one reader. */
@@ -135,7 +158,9 @@ uint64_t tk_xray_reader_blocks(const tk_xray_reader *r);
  * not fit or time goes backwards, NewCPUId when the CPU changes),
  * CallArgument records and events; v1 blocks end with EndOfBuffer and are
  * padded to the buffer size. Wall-clock records are derived from the
- * block's first TSC and the cycle frequency. */
+ * block's first TSC and the cycle frequency, kept increasing per thread so
+ * that readers ordering a thread's blocks by wall clock (tk_xray_next) get
+ * its records in the order they were written. */
 typedef struct tk_xray_writer tk_xray_writer;
 
 /* Uses version, type, bitfield, cycle_frequency and buffer_size of `h`

@@ -27,8 +27,13 @@ typedef struct tk_xray_account_options {
 typedef enum tk_xray_account_failure {
     TK_XRAY_ACCOUNT_OK = 0,
     TK_XRAY_ACCOUNT_EMPTY_STACK,   /* an exit with no open call */
-    TK_XRAY_ACCOUNT_UNMATCHED_EXIT /* an exit of a function not on top (or,
-                                      deducing sibling calls, anywhere) */
+    TK_XRAY_ACCOUNT_UNMATCHED_EXIT, /* an exit of a function not on top (or,
+                                       deducing sibling calls, anywhere) */
+    TK_XRAY_ACCOUNT_TSC_BACK        /* the record is in its thread's past: its
+                                       TSC is below the largest the thread
+                                       reached, or equal to it while behind
+                                       (records repeated by a buffer flushed
+                                       twice, as after fork) */
 } tk_xray_account_failure;
 
 typedef struct tk_xray_account_row {
@@ -50,7 +55,9 @@ void tk_xray_account_free(tk_xray_account *a);
 
 /* Feed one record (events are ignored). Returns TK_XRAY_ACCOUNT_OK, a
  * failure (the record is skipped, state unchanged), or -1 when out of
- * memory. Records of one thread must come in time order; threads are
+ * memory. Records of one thread must come in time order: a record in its
+ * thread's past is a failure (TK_XRAY_ACCOUNT_TSC_BACK), and so is every
+ * record of the thread until its TSC passes the largest again. Threads are
  * independent (unlike llvm-xray, no global TSC floor). */
 int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec);
 

@@ -30,9 +30,11 @@ typedef enum tk_xray_graph_failure {
     TK_XRAY_GRAPH_NO_MATCHING_ENTRY, /* "No matching ENTRY record": an exit
                                         with an empty stack or of a function
                                         not on top */
-    TK_XRAY_GRAPH_NOT_IN_STACK       /* "No matching Entry record in stack":
+    TK_XRAY_GRAPH_NOT_IN_STACK,      /* "No matching Entry record in stack":
                                         deducing sibling calls, the function
                                         is nowhere in the stack */
+    TK_XRAY_GRAPH_TSC_BACK           /* the record is in its thread's past
+                                        (see TK_XRAY_ACCOUNT_TSC_BACK) */
 } tk_xray_graph_failure;
 
 tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o);

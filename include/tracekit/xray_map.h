@@ -108,13 +108,19 @@ const char *tk_xray_map_name(tk_xray_map *m, int32_t id);
  * function's address, "<invalid>:0:0" without one. Never NULL. */
 const char *tk_xray_map_location(tk_xray_map *m, int32_t id);
 
-/* Which demangler is in use: "libiberty", "libstdc++" (its __cxa_demangle,
- * loaded at run time) or NULL (names stay mangled). */
+/* Which demangler is in use: the soname of the libLLVM whose Itanium
+ * demangler is used ("libLLVM-14.so.1", ...; llvm-xray's and llvm-cxxfilt's
+ * spelling), else "libiberty" or "libstdc++" (its __cxa_demangle, loaded at
+ * run time), GCC's demangler, or NULL (names stay mangled). libLLVM is
+ * loaded with dlopen by the first call of this or of tk_xray_demangle with
+ * an Itanium name; environment TRACEKIT_NO_LLVM_DEMANGLE (non-empty, read
+ * then) skips it. Thread-safe. */
 const char *tk_xray_map_demangler(void);
 
-/* Demangle one name as tk_xray_map_name does: Itanium names (starting with
- * _Z) are demangled, anything else or a failure returns a copy. The caller
- * frees the result; NULL only when out of memory. */
+/* Demangle one name as tk_xray_map_name does (and LLVM's symbolizer):
+ * Itanium names (starting with _Z) are demangled — with libLLVM, exactly as
+ * llvm-cxxfilt prints them — anything else or a failure returns a copy. The
+ * caller frees the result; NULL only when out of memory. Thread-safe. */
 char *tk_xray_demangle(const char *name);
 
 /* ---- YAML: the map as `llvm-xray extract` (LLVM 14) prints it:

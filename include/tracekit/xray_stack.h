@@ -17,7 +17,9 @@ tk_xray_stacks *tk_xray_stacks_new(void);
 void tk_xray_stacks_free(tk_xray_stacks *s);
 
 /* Feed one record. Returns 0, 1 when an exit had no matching entry (the
- * thread's stack is unwound anyway, as llvm-xray does), -1 out of memory.
+ * thread's stack is unwound anyway, as llvm-xray does), 2 when the record
+ * is in its thread's past and was skipped (see TK_XRAY_ACCOUNT_TSC_BACK in
+ * xray_account.h), -1 out of memory.
  * Whether an exit ends a leaf call is decided per thread (llvm-xray keeps
  * one flag for all threads, which misclassifies interleaved threads). */
 int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *rec);

@@ -12,7 +12,8 @@ enum {
     OPT_SORT_ORDER,
     OPT_TOP,
     OPT_RECURSIVE,
-    OPT_MEMORY_LIMIT
+    OPT_MEMORY_LIMIT,
+    OPT_TABLE_OR_INPUT /* --format: text|csv for the table, else the input */
 };
 
 static const char help[] =
@@ -28,8 +29,10 @@ static const char help[] =
     "                        sum or func (function name)\n"
     "  -r, --sort-order ORD  asc (default) or dsc\n"
     "  -p, --top N           only the first N rows\n"
-    "  --format text|csv     table style (default text); any other value names\n"
-    "                        the input format, as for every command\n"
+    "  -f, --output-format text|csv\n"
+    "                        table style (default text); also --format text\n"
+    "                        or --format csv, as llvm-xray spells it\n"
+    "  -o, --output OUT      write to OUT (default: standard output)\n"
     "  -d, --deduce-sibling-calls\n"
     "                        an exit that matches a deeper frame closes the\n"
     "                        frames above it too (for missing tail exits)\n"
@@ -41,14 +44,27 @@ static const char help[] =
     CLI_XRAY_MAP_HELP
     "  --json                an array of objects: funcid, function, count,\n"
     "                        min, med, p90, p99, max, sum (seconds)\n"
-    "  -h, --help            show this help\n";
+    "  --format NAME         read the input as NAME (text, csv: -f)\n"
+    "  -h, --help            show this help\n"
+    "\nllvm-xray's spellings work too: -sort=count, -sortorder=dsc, -top=5,\n"
+    "-format=csv, -output=OUT, -instr_map=BIN, -keep-going=false, ...\n";
 
 static struct {
     tk_xray_account_sort sort;
     int descending, csv, keep_going, by_name;
     uint64_t top;
+    const char *output;
     tk_xray_account_options opt;
-} A = {.top = UINT64_MAX};
+} A = {.top = UINT64_MAX, .output = "-"};
+
+/* The table style; returns 0 for a value other than text or csv. */
+static int table_style(const char *v)
+{
+    if (strcmp(v, "text") && strcmp(v, "csv"))
+        return 0;
+    A.csv = strcmp(v, "csv") == 0;
+    return 1;
+}
 
 static int parse_sort(const char *v)
 {
@@ -101,6 +117,17 @@ static int extra(cli *c, int opt, const char *arg)
         return 1;
     case OPT_MEMORY_LIMIT:
         return cli_parse_size(c->command, "--memory-limit", arg, &A.opt.memory_limit) ? -1 : 1;
+    case 'f':
+        if (!table_style(arg)) {
+            cli_usage_error(c->command, "--output-format takes text or csv, not '%s'", arg);
+            return -1;
+        }
+        return 1;
+    case OPT_TABLE_OR_INPUT: /* no input format is called text or csv */
+        return table_style(arg) ? 1 : cli_common_option(c, OPT_FORMAT, arg);
+    case 'o':
+        A.output = arg;
+        return 1;
     }
     return 0;
 }
@@ -165,6 +192,27 @@ static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, doubl
     tk_sink_array_end(s);
 }
 
+/* The rows as the table, CSV or JSON. */
+typedef struct rows_out {
+    const tk_xray_account_row *r;
+    size_t n, total;
+    double scale;
+} rows_out;
+
+static tk_status write_rows(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
+{
+    const rows_out *o = ctx;
+    (void)c;
+    (void)err;
+    if (json)
+        print_json(json, o->r, o->n, o->scale);
+    else if (A.csv)
+        print_csv(f, o->r, o->n, o->scale);
+    else
+        print_text(f, o->r, o->n, o->total, o->scale);
+    return TK_OK;
+}
+
 /* One line for a record that could not be accounted. */
 static void report_failure(cli *c, const tk_xray_account *a, const tk_xray_record *rec,
                            uint64_t off, uint64_t index, int failure, int warning)
@@ -188,7 +236,9 @@ static void report_failure(cli *c, const tk_xray_account *a, const tk_xray_recor
 int cmd_account(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"format", required_argument, NULL, OPT_FORMAT},
+        {"format", required_argument, NULL, OPT_TABLE_OR_INPUT},
+        {"output-format", required_argument, NULL, 'f'},
+        {"output", required_argument, NULL, 'o'},
         {"json", no_argument, NULL, OPT_JSON},
         {"help", no_argument, NULL, 'h'},
         {"sort", required_argument, NULL, 's'},
@@ -205,17 +255,8 @@ int cmd_account(int argc, char **argv)
     const char *path = NULL;
     if (cli_init(&c, "account") != EXIT_OK)
         return EXIT_TROUBLE;
-    /* --format text|csv is the table style; other values the input format. */
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--format") == 0 &&
-            (strcmp(argv[i + 1], "text") == 0 || strcmp(argv[i + 1], "csv") == 0)) {
-            A.csv = strcmp(argv[i + 1], "csv") == 0;
-            memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 1) * sizeof *argv);
-            argc -= 2;
-            i--;
-        }
     tk_xray_reader *r;
-    int rc = cli_parse(&c, argc, argv, "hs:r:p:dkm:", longopts, help, extra, &path);
+    int rc = cli_parse(&c, argc, argv, "hs:r:p:dkm:f:o:", longopts, help, extra, &path);
     rc = cli_open_xray(&c, rc, path, &r);
     if (!r)
         return rc;
@@ -272,26 +313,8 @@ int cmd_account(int argc, char **argv)
     if (A.top < n)
         n = (size_t)A.top;
     uint64_t freq = tk_xray_reader_header(r)->cycle_frequency;
-    double scale = freq ? (double)freq : 1.0;
-    if (c.json) {
-        tk_sink *s = cli_sink(&c);
-        if (!s) {
-            rc = EXIT_TROUBLE;
-            goto done;
-        }
-        print_json(s, rows, n, scale);
-        rc = cli_finish(&c, s);
-        tk_sink_free(s);
-    } else {
-        if (A.csv)
-            print_csv(stdout, rows, n, scale);
-        else
-            print_text(stdout, rows, n, total, scale);
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "tracekit: writing standard output failed\n");
-            rc = EXIT_TROUBLE;
-        }
-    }
+    rows_out out = {rows, n, total, freq ? (double)freq : 1.0};
+    rc = cli_write_output(&c, A.output, write_rows, &out);
 done:
     tk_xray_map_free(M);
     free(rows);

@@ -15,6 +15,7 @@ enum {
     OPT_ENDIAN,
     OPT_HELP,
     OPT_NO_DEMANGLE,
+    OPT_DEMANGLE,
     OPT_THREADS,
     OPT_MAX_FRAME,
     OPT_FIRST_COMMAND_OPTION /* commands number their own from here */
@@ -32,7 +33,8 @@ enum {
 #define CLI_XRAY_MAP_LONG_OPTIONS                                            \
     {"instr-map", required_argument, NULL, 'm'},                            \
     {"instr_map", required_argument, NULL, 'm'},                            \
-    {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE}
+    {"no-demangle", no_argument, NULL, OPT_NO_DEMANGLE},                    \
+    {"demangle", no_argument, NULL, OPT_DEMANGLE}
 
 #define CLI_XRAY_MAP_HELP                                                    \
     "  -m, --instr-map BIN   XRay: binary (or YAML map) with the xray_instr_map\n" \
@@ -56,6 +58,7 @@ typedef struct cli {
     const char *path;
     tk_input *in;
     const tk_format *fmt;
+    char **args; /* cli_parse's respelled arguments (optarg points here) */
 } cli;
 
 /* Initialise; returns EXIT_TROUBLE on allocation failure. */
@@ -69,11 +72,11 @@ void cli_close(cli *c);
 /* Print "tracekit: FILE: offset ... : message" and return the exit status
  * for err->status. */
 int cli_report(const char *file, const tk_error *err);
-/* Print "tracekit: COMMAND: message" and return EXIT_TROUBLE. */
 /* A size like 64M (K, M, G suffixes, nonzero) for `option`; on a bad value
  * prints the usage error and returns -1. */
 int cli_parse_size(const char *command, const char *option, const char *arg, uint64_t *out);
 
+/* Print "tracekit: COMMAND: message" and return EXIT_TROUBLE. */
 int cli_usage_error(const char *command, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -104,11 +107,10 @@ int cmd_bbm(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_cachesim(int argc, char **argv);
 
-#endif
-
 /* Parse a command's arguments: common options, plus command options handed
- * to `extra` (which returns 1 handled, -1 error). Exactly one FILE operand
- * is expected and stored in *path. Returns -1 to go on, or an exit status
+ * to `extra` (which returns 1 handled, -1 error). llvm-xray's spellings of
+ * the options are accepted too (spelling.h). Exactly one FILE operand is
+ * expected and stored in *path. Returns -1 to go on, or an exit status
  * to stop with (after --help, or a usage error). */
 typedef int (*cli_extra_fn)(cli *c, int opt, const char *arg);
 int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
@@ -123,3 +125,15 @@ int cli_finish(cli *c, tk_sink *s);
  * error), report any error, close. Returns the exit status. */
 typedef tk_status (*cli_sink_fn)(cli *c, tk_sink *s, tk_error *err);
 int cli_run(cli *c, int parse_rc, const char *path, cli_sink_fn fn);
+
+/* Writes a command's result: with --json into `json` (a sink over `f`),
+ * else as text into `f`. Returns TK_EIO when a write failed (errno set),
+ * or another status with err filled. */
+typedef tk_status (*cli_write_fn)(cli *c, FILE *f, tk_sink *json, void *ctx,
+                                  tk_error *err);
+/* Run `fn` into `path` (-o OUT, '-' for standard output), written whole or
+ * not at all; a write failure is reported with the system's reason.
+ * Returns the exit status. */
+int cli_write_output(cli *c, const char *path, cli_write_fn fn, void *ctx);
+
+#endif

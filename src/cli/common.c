@@ -1,10 +1,12 @@
 /* Option handling, input opening and error reporting for every command. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "spelling.h"
 
 int cli_exit_status(tk_status st)
 {
@@ -72,6 +74,8 @@ int cli_common_option(cli *c, int opt, const char *arg)
         return cli_set(c, "instr-map", arg) == EXIT_OK ? 1 : -1;
     case OPT_NO_DEMANGLE:
         return cli_set(c, "demangle", "0") == EXIT_OK ? 1 : -1;
+    case OPT_DEMANGLE:
+        return cli_set(c, "demangle", "1") == EXIT_OK ? 1 : -1;
     case OPT_THREADS:
         return cli_set(c, "threads", arg) == EXIT_OK ? 1 : -1;
     case OPT_MAX_FRAME:
@@ -109,8 +113,23 @@ void cli_close(cli *c)
 {
     tk_input_close(c->in);
     tk_options_free(c->opts);
+    free(c->args);
     c->in = NULL;
     c->opts = NULL;
+    c->args = NULL;
+}
+
+/* Did getopt_long fail on the long option `arg` (--keep-going=1, --sort
+ * without a value), whose letter it then leaves in optopt? */
+static int long_failed(const char *arg, const struct option *longopts, int letter)
+{
+    if (strncmp(arg, "--", 2) != 0)
+        return 0;
+    size_t n = strcspn(arg + 2, "=");
+    for (const struct option *o = longopts; o->name; o++)
+        if (o->val == letter && strncmp(o->name, arg + 2, n) == 0)
+            return 1;
+    return 0;
 }
 
 int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
@@ -120,16 +139,21 @@ int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
     int opt;
     opterr = 0;
     optind = 1;
+    c->args = argv = cli_spell_llvm(&argc, argv, shortopts, longopts);
+    if (!argv) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        return EXIT_TROUBLE;
+    }
     while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         if (opt == 'h') {
             fputs(help, stdout);
             return EXIT_OK;
         }
         if (opt == '?' || opt == ':') {
-            if (optopt && optopt < 0x100)
+            const char *bad = argv[optind - 1];
+            if (optopt && optopt < 0x100 && !long_failed(bad, longopts, optopt))
                 return cli_usage_error(c->command, "bad option '-%c' or missing value", optopt);
-            return cli_usage_error(c->command, "bad option '%s' or missing value",
-                                   argv[optind - 1]);
+            return cli_usage_error(c->command, "bad option '%s' or missing value", bad);
         }
         int r = cli_common_option(c, opt, optarg);
         if (r == 0 && extra)
@@ -235,4 +259,53 @@ int cli_parse_size(const char *command, const char *option, const char *arg, uin
     }
     *out = (uint64_t)v << shift;
     return 0;
+}
+
+/* Commit `out` after the writer returned `st` (err: its error), or drop it
+ * when the writer failed. Called right after the writer: errno is the
+ * reason of a failed write. */
+static int output_finish(tk_output *out, const char *path, tk_status st, const tk_error *err)
+{
+    int reason = errno;
+    tk_error e;
+    tk_error_clear(&e);
+    if (st == TK_OK) {
+        if (tk_output_commit(out, &e) == TK_OK)
+            return EXIT_OK;
+        return cli_report(NULL, &e);
+    }
+    tk_output_abort(out);
+    if (st != TK_EIO)
+        return cli_report(NULL, err);
+    const char *what = strcmp(path, "-") == 0 ? "standard output" : path;
+    if (reason)
+        fprintf(stderr, "tracekit: writing %s failed: %s\n", what, strerror(reason));
+    else
+        fprintf(stderr, "tracekit: writing %s failed\n", what);
+    return EXIT_TROUBLE;
+}
+
+int cli_write_output(cli *c, const char *path, cli_write_fn fn, void *ctx)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_output *out = tk_output_open(path, &err);
+    if (!out)
+        return cli_report(NULL, &err);
+    FILE *f = tk_output_file(out);
+    tk_sink *json = c->json ? tk_sink_new(f, TK_SINK_JSON) : NULL;
+    tk_status st;
+    if (c->json && !json) {
+        st = tk_error_set(&err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    } else {
+        errno = 0;
+        st = fn(c, f, json, ctx, &err);
+        if (st == TK_OK && json)
+            st = tk_sink_finish(json, &err);
+        else if (st == TK_OK && ferror(f))
+            st = TK_EIO;
+    }
+    int rc = output_finish(out, path, st, &err);
+    tk_sink_free(json);
+    return rc;
 }

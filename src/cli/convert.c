@@ -7,6 +7,10 @@
 
 enum { OPT_TO = OPT_FIRST_COMMAND_OPTION, OPT_OUT_ENDIAN, OPT_NO_SORT, OPT_MEMORY_LIMIT };
 
+/* llvm-xray convert's -output-format names and the targets they are. */
+static const char *const llvm_targets[][2] = {
+    {"yaml", "yaml"}, {"trace_event", "chrome"}, {"raw", "xray-basic"}};
+
 static const char help[] =
     "usage: tracekit convert [OPTIONS] --to TARGET -o OUT FILE\n"
     "\n"
@@ -32,8 +36,17 @@ static const char help[] =
     "\n"
     "options:\n"
     "  --to TARGET       output form (required)\n"
+    "  -f, --output-format yaml|trace_event|raw\n"
+    "                    llvm-xray's names for --to yaml, chrome, xray-basic\n"
     "  -o, --output OUT  output file (default: standard output)\n"
-    "  --out-endian ORDER  byte order written: little or big (default: the input's)\n" CLI_XRAY_MAP_HELP CLI_COMMON_HELP;
+    "  --out-endian ORDER  byte order written: little or big (default: the input's)\n"
+    "  --no-sort         XRay yaml: records in file order (-s, --sort: sorted,\n"
+    "                    the default)\n"
+    "  -y, --symbolize   llvm-xray's: -m names the functions anyway; without\n"
+    "                    -m, yaml names them #<id> as llvm-xray does\n"
+    CLI_XRAY_MAP_HELP CLI_COMMON_HELP
+    "\nllvm-xray's spellings work too: -output-format=yaml, -output=OUT,\n"
+    "-instr_map=BIN, -symbolize, -sort=false, -demangle=false, ...\n";
 
 static const char *target, *output = "-";
 
@@ -43,6 +56,19 @@ static int extra(cli *c, int opt, const char *arg)
     case OPT_TO:
         target = arg;
         return 1;
+    case 'f':
+        for (size_t i = 0; i < sizeof llvm_targets / sizeof llvm_targets[0]; i++)
+            if (strcmp(arg, llvm_targets[i][0]) == 0) {
+                target = llvm_targets[i][1];
+                return 1;
+            }
+        cli_usage_error(c->command, "--output-format takes yaml, trace_event or raw, not '%s'",
+                        arg);
+        return -1;
+    case 's':
+        return cli_set(c, "sort", "1") == EXIT_OK ? 1 : -1;
+    case 'y': /* -m names the functions alone; without it, "#<id>" */
+        return cli_set(c, "symbolize", "1") == EXIT_OK ? 1 : -1;
     case 'o':
         output = arg;
         return 1;
@@ -76,13 +102,16 @@ int cmd_convert(int argc, char **argv)
         {"output", required_argument, NULL, 'o'},
         {"out-endian", required_argument, NULL, OPT_OUT_ENDIAN},
         {"no-sort", no_argument, NULL, OPT_NO_SORT},
+        {"sort", no_argument, NULL, 's'},
+        {"output-format", required_argument, NULL, 'f'},
+        {"symbolize", no_argument, NULL, 'y'},
         {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
         {0}};
     cli c;
     const char *path = NULL;
     if (cli_init(&c, "convert") != EXIT_OK)
         return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "ho:m:", longopts, help, extra, &path);
+    int rc = cli_parse(&c, argc, argv, "ho:m:f:sy", longopts, help, extra, &path);
     if (rc < 0 && !target)
         rc = cli_usage_error("convert", "--to TARGET is required");
     if (rc < 0)

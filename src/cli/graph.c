@@ -30,7 +30,9 @@ static const char help[] =
     "  --json                      a JSON object: vertices and edges in the\n"
     "                              same order, with all their statistics\n"
     "  --format NAME               read the input as NAME\n"
-    "  -h, --help                  show this help\n";
+    "  -h, --help                  show this help\n"
+    "\nllvm-xray's spellings work too: -edge-label=sum, -color-vertices=90p,\n"
+    "-output=OUT, -instr_map=BIN, -keep-going=false, ...\n";
 
 static struct {
     tk_xray_graph_options opt;
@@ -133,6 +135,29 @@ static void print_json(tk_sink *s, const tk_xray_graph *g, tk_xray_map *map, uin
     tk_sink_object_end(s);
 }
 
+/* The DOT graph (or JSON). */
+typedef struct graph_out {
+    tk_xray_graph *g;
+    tk_xray_map *map;
+    uint64_t freq;
+} graph_out;
+
+static tk_status write_graph(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
+{
+    const graph_out *o = ctx;
+    (void)c;
+    if (json) {
+        print_json(json, o->g, o->map, o->freq);
+        return TK_OK;
+    }
+    G.print.name = name_of;
+    G.print.name_ctx = o->map;
+    tk_status st = tk_xray_graph_print_dot(o->g, f, &G.print);
+    if (st == TK_ENOMEM)
+        tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    return st;
+}
+
 int cmd_graph(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -157,7 +182,6 @@ int cmd_graph(int argc, char **argv)
         return rc;
     tk_error err;
     tk_error_clear(&err);
-    tk_output *out = NULL;
     tk_xray_map *map = cli_load_map(&c, &rc);
     tk_xray_graph *g = rc == EXIT_OK ? tk_xray_graph_new(&G.opt) : NULL;
     if (rc != EXIT_OK)
@@ -192,7 +216,7 @@ int cmd_graph(int argc, char **argv)
         goto done;
     }
     if (failures > 20)
-        fprintf(stderr, "tracekit: %s: warning: %llu exits had no matching entry\n", c.path,
+        fprintf(stderr, "tracekit: %s: warning: %llu records could not be added\n", c.path,
                 (unsigned long long)failures);
     uint64_t freq = tk_xray_reader_header(r)->cycle_frequency;
     if (tk_xray_graph_finish(g, freq) != TK_OK) {
@@ -200,43 +224,9 @@ int cmd_graph(int argc, char **argv)
         rc = EXIT_TROUBLE;
         goto done;
     }
-    out = tk_output_open(G.output, &err);
-    if (!out) {
-        rc = cli_report(G.output, &err);
-        goto done;
-    }
-    FILE *f = tk_output_file(out);
-    if (c.json) {
-        tk_sink *s = tk_sink_new(f, TK_SINK_JSON);
-        if (!s) {
-            fprintf(stderr, "tracekit: out of memory\n");
-            rc = EXIT_TROUBLE;
-            goto done;
-        }
-        print_json(s, g, map, freq);
-        tk_status st = tk_sink_finish(s, &err);
-        tk_sink_free(s);
-        if (st != TK_OK) {
-            rc = cli_report(G.output, &err);
-            goto done;
-        }
-    } else {
-        G.print.name = name_of;
-        G.print.name_ctx = map;
-        tk_status st = tk_xray_graph_print_dot(g, f, &G.print);
-        if (st != TK_OK) {
-            fprintf(stderr, "tracekit: %s\n",
-                    st == TK_ENOMEM ? "out of memory" : "writing the graph failed");
-            rc = EXIT_TROUBLE;
-            goto done;
-        }
-    }
-    tk_status st = tk_output_commit(out, &err);
-    out = NULL;
-    if (st != TK_OK)
-        rc = cli_report(G.output, &err);
+    graph_out out = {g, map, freq};
+    rc = cli_write_output(&c, G.output, write_graph, &out);
 done:
-    tk_output_abort(out);
     tk_xray_map_free(map);
     tk_xray_graph_free(g);
     tk_xray_reader_free(r);

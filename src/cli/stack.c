@@ -37,13 +37,17 @@ static const char help[] =
     "  --json                every stack as a JSON line: thread, stack,\n"
     "                        calls, leaf_calls, total and self ticks\n"
     "  -k, --keep-going      report exits without an entry and go on\n"
+    "  -o, --output OUT      write to OUT (default: standard output)\n"
     CLI_XRAY_MAP_HELP
     "  --format NAME         read the input as NAME\n"
-    "  -h, --help            show this help\n";
+    "  -h, --help            show this help\n"
+    "\nllvm-xray's spellings work too: -all-stacks, -stack-format=flame,\n"
+    "-aggregation-type=count, -instr_map=BIN, -keep-going=false, ...\n";
 
 static struct {
     int per_thread, aggregate, all, flame, count, folded, keep_going;
-} S;
+    const char *output;
+} S = {.output = "-"};
 
 static int extra(cli *c, int opt, const char *arg)
 {
@@ -53,6 +57,7 @@ static int extra(cli *c, int opt, const char *arg)
     case OPT_ALL: S.all = 1; return 1;
     case OPT_FOLDED: S.folded = 1; return 1;
     case 'k': S.keep_going = 1; return 1;
+    case 'o': S.output = arg; return 1;
     case OPT_STACK_FORMAT:
         if (strcmp(arg, "human") && strcmp(arg, "flame")) {
             cli_usage_error(c->command, "--stack-format takes human or flame, not '%s'", arg);
@@ -73,6 +78,36 @@ static int extra(cli *c, int opt, const char *arg)
 
 static const char *name_of(void *map, int32_t id) { return tk_xray_map_name(map, id); }
 
+/* The chosen view (its JSON too: the stacks printer writes it, and the
+ * sink, unused, is only flushed). */
+typedef struct stacks_out {
+    tk_xray_stacks *stacks;
+    tk_xray_map *map;
+} stacks_out;
+
+static tk_status write_stacks(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
+{
+    const stacks_out *out = ctx;
+    (void)json;
+    tk_xray_stacks_print_options o = {
+        .view = c->json ? TK_XRAY_STACKS_JSON
+                : S.folded ? TK_XRAY_STACKS_FOLDED
+                : S.all    ? TK_XRAY_STACKS_FLAME
+                           : TK_XRAY_STACKS_TOP,
+        .threads = S.aggregate ? TK_XRAY_STACKS_AGGREGATE
+                   : S.per_thread ? TK_XRAY_STACKS_PER_THREAD
+                   : S.folded ? TK_XRAY_STACKS_AGGREGATE
+                              : TK_XRAY_STACKS_ALL_THREADS,
+        .count = S.count,
+        .name = name_of,
+        .name_ctx = out->map,
+    };
+    tk_status st = tk_xray_stacks_print(out->stacks, f, &o);
+    if (st == TK_ENOMEM)
+        tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    return st;
+}
+
 int cmd_stack(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -85,13 +120,14 @@ int cmd_stack(int argc, char **argv)
         {"aggregation-type", required_argument, NULL, OPT_AGGREGATION},
         {"folded", no_argument, NULL, OPT_FOLDED},
         {"keep-going", no_argument, NULL, 'k'},
+        {"output", required_argument, NULL, 'o'},
         CLI_XRAY_MAP_LONG_OPTIONS,
         {0}};
     cli c;
     const char *path = NULL;
     if (cli_init(&c, "stack") != EXIT_OK)
         return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "hkm:", longopts, help, extra, &path);
+    int rc = cli_parse(&c, argc, argv, "hkm:o:", longopts, help, extra, &path);
     if (rc < 0 && S.per_thread && S.aggregate)
         rc = cli_usage_error("stack", "--per-thread-stacks and --aggregate-threads "
                                       "exclude each other");
@@ -125,11 +161,13 @@ int cmd_stack(int argc, char **argv)
         }
         if (f > 0) {
             fprintf(stderr, "tracekit: %s: offset 0x%llx (record %llu): %s%s of %s on "
-                            "thread %u has no matching entry\n",
+                            "thread %u%s\n",
                     c.path, (unsigned long long)tk_xray_reader_offset(r),
                     (unsigned long long)tk_xray_reader_index(r),
                     S.keep_going ? "warning: " : "", tk_xray_kind_name(rec.kind),
-                    tk_xray_map_name(map, rec.func_id), rec.tid);
+                    tk_xray_map_name(map, rec.func_id), rec.tid,
+                    f == 1 ? " has no matching entry"
+                           : ": TSC goes back: the record is in its thread's past");
             if (!S.keep_going) {
                 rc = EXIT_BAD_TRACE;
                 goto done;
@@ -145,25 +183,8 @@ int cmd_stack(int argc, char **argv)
         rc = EXIT_BAD_TRACE;
         goto done;
     }
-    tk_xray_stacks_print_options o = {
-        .view = c.json ? TK_XRAY_STACKS_JSON
-                : S.folded ? TK_XRAY_STACKS_FOLDED
-                : S.all    ? TK_XRAY_STACKS_FLAME
-                           : TK_XRAY_STACKS_TOP,
-        .threads = S.aggregate ? TK_XRAY_STACKS_AGGREGATE
-                   : S.per_thread ? TK_XRAY_STACKS_PER_THREAD
-                   : S.folded ? TK_XRAY_STACKS_AGGREGATE
-                              : TK_XRAY_STACKS_ALL_THREADS,
-        .count = S.count,
-        .name = name_of,
-        .name_ctx = map,
-    };
-    tk_status ps = tk_xray_stacks_print(st, stdout, &o);
-    if (ps != TK_OK) {
-        fprintf(stderr, "tracekit: %s\n", ps == TK_ENOMEM ? "out of memory"
-                                                          : "writing standard output failed");
-        rc = EXIT_TROUBLE;
-    }
+    stacks_out out = {st, map};
+    rc = cli_write_output(&c, S.output, write_stacks, &out);
 done:
     tk_xray_map_free(map);
     tk_xray_stacks_free(st);

@@ -236,6 +236,25 @@ int tk_input_skip(tk_input *in, uint64_t n, tk_error *err)
     return 0;
 }
 
+tk_status tk_input_seek(tk_input *in, uint64_t offset, tk_error *err)
+{
+    uint64_t end = (uint64_t)tk_input_size(in);
+    if (in->kind != KIND_STREAM && offset > end)
+        offset = end;
+    if (offset >= in->consumed && offset - in->consumed <= in->size) {
+        in->pos = offset - in->consumed; /* inside the buffer */
+        return TK_OK;
+    }
+    if (in->kind == KIND_STREAM)
+        return tk_error_set(err, TK_EUNSUPPORTED, tk_input_offset(in), TK_NO_RECORD,
+                            "cannot seek a pipe to offset 0x%llx",
+                            (unsigned long long)offset);
+    in->consumed = offset; /* a file: read on from there */
+    in->size = in->pos = 0;
+    in->eof = 0;
+    return TK_OK;
+}
+
 tk_status tk_input_rewind(tk_input *in, tk_error *err)
 {
     if (in->kind == KIND_STREAM && in->consumed > 0)

@@ -78,31 +78,38 @@ oom:
 
 FILE *tk_output_file(tk_output *o) { return o->fp; }
 
+/* "writing WHAT failed", with the system's reason when the failing flush
+ * or close gave one (e: its errno, 0 when only the error flag was set). */
+static tk_status write_failed(tk_error *err, const char *what, int e)
+{
+    if (e)
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing %s failed: %s",
+                            what, strerror(e));
+    return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing %s failed", what);
+}
+
 tk_status tk_output_commit(tk_output *o, tk_error *err)
 {
     tk_status st = TK_OK;
     if (!o->path) { /* standard output */
-        if (fflush(o->fp) != 0 || ferror(o->fp))
-            st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                              "writing standard output failed");
+        int e = fflush(o->fp) != 0 ? errno : 0;
+        if (e || ferror(o->fp))
+            st = write_failed(err, "standard output", e);
         free(o);
         return st;
     }
     int bad = ferror(o->fp);
+    int e = fclose(o->fp) != 0 ? errno : 0;
+    o->fp = NULL;
     if (o->direct) {
-        if (fclose(o->fp) != 0 || bad)
-            st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing %s failed",
-                              o->path);
-        o->fp = NULL;
+        if (e || bad)
+            st = write_failed(err, o->path, e);
         tk_output_abort(o);
         return st;
     }
-    if (fclose(o->fp) != 0 || bad) {
-        o->fp = NULL;
-        st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                          "writing %s failed", o->path);
+    if (e || bad) {
+        st = write_failed(err, o->path, e);
     } else {
-        o->fp = NULL;
         if (rename(o->tmp, o->path) != 0)
             st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
                               "cannot rename to %s: %s", o->path, strerror(errno));

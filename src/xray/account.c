@@ -13,6 +13,7 @@
 
 #include "core/hashmap.h"
 #include "xray/latency.h"
+#include "xray/xray_int.h"
 
 typedef struct frame {
     int32_t func;
@@ -20,6 +21,7 @@ typedef struct frame {
 } frame;
 
 typedef struct thread_state {
+    tk_xr_clock clock;
     frame *stack;
     size_t depth, cap;
     tk_map recursion; /* func -> depth (recursive_calls_only) */
@@ -166,6 +168,8 @@ int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec)
         a->last = t;
         a->last_tid = rec->tid;
     }
+    if (tk_xr_clock_behind(&t->clock, rec->tsc))
+        return TK_XRAY_ACCOUNT_TSC_BACK;
     if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG) {
         if (t->depth == t->cap) {
             size_t cap = t->cap ? t->cap * 2 : 64;
@@ -313,6 +317,7 @@ const char *tk_xray_account_failure_text(tk_xray_account_failure f)
     switch (f) {
     case TK_XRAY_ACCOUNT_EMPTY_STACK: return "exit with no open call on its thread";
     case TK_XRAY_ACCOUNT_UNMATCHED_EXIT: return "exit does not match the open call";
+    case TK_XRAY_ACCOUNT_TSC_BACK: return TK_XR_TSC_BACK_TEXT;
     default: return "ok";
     }
 }

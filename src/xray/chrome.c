@@ -6,8 +6,10 @@
 
 #include "core/hashmap.h"
 #include "core/strbuf.h"
+#include "xray/xray_int.h"
 
 typedef struct open_stack {
+    tk_xr_clock clock;
     int32_t *funcs;
     size_t depth, cap;
 } open_stack;
@@ -121,6 +123,8 @@ static int record(exporter *e, const tk_xray_record *r)
     open_stack *s = thread_of(e, r);
     if (!s)
         return -1;
+    if (r->kind <= TK_XRAY_ENTER_ARG && tk_xr_clock_behind(&s->clock, r->tsc))
+        return 0; /* repeated records (validate warns) */
     switch (r->kind) {
     case TK_XRAY_ENTER:
     case TK_XRAY_ENTER_ARG:

@@ -205,7 +205,7 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     if (!r)
         return err->status;
     const tk_xray_header *h = tk_xray_reader_header(r);
-    if (h->type == TK_XRAY_FDR && !logical && !tk_xray_reader_is_yaml(r)) {
+    if (tk_xray_reader_layout(r) == TK_XRAY_FDR && !logical && !tk_xray_reader_is_yaml(r)) {
         tk_strbuf line = {0};
         tk_xray_fdr_record x;
         while (shown < limit && (rc = tk_xray_next_fdr(r, &x, err)) > 0) {
@@ -233,35 +233,6 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     }
     tk_xray_reader_free(r);
     return shown < limit && rc < 0 ? err->status : TK_OK;
-}
-
-/* ------------------------------------------------------------ validate */
-
-static tk_status xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
-                             uint64_t *nwarnings, tk_error *err)
-{
-    (void)o;
-    tk_xray_reader *r = tk_xr_open(in, err);
-    if (!r)
-        return err->status;
-    tk_xray_record rec;
-    int rc;
-    while ((rc = tk_xray_next(r, &rec, err)) > 0)
-        ;
-    if (rc == 0 && tk_xray_reader_skipped(r)) {
-        *nwarnings += 1;
-        if (s) {
-            tk_sink_record_begin(s);
-            tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
-            tk_sink_cstr(s, "code", "skipped-bytes", 0);
-            tk_sink_u64(s, "bytes", tk_xray_reader_skipped(r), 0);
-            tk_sink_cstr(s, "message", "bytes between buffers skipped to the next "
-                                       "BufferExtents record", 0);
-            tk_sink_record_end(s);
-        }
-    }
-    tk_xray_reader_free(r);
-    return rc < 0 ? err->status : TK_OK;
 }
 
 /* ------------------------------------------------------------- convert */
@@ -308,6 +279,8 @@ static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
 {
     const char *sort = tk_options_get(o, "sort");
     int sorted = !(sort && strcmp(sort, "0") == 0);
+    /* llvm-xray's -symbolize without a map names every function "#<id>" */
+    int named = tk_options_get(o, "instr-map") || tk_options_get(o, "symbolize");
     uint64_t limit;
     if (tk_options_get_u64(o, "memory-limit", 0, &limit, err) != TK_OK)
         return err->status;
@@ -324,13 +297,13 @@ static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
     while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0)
         st = sorted ? tk_xr_sorter_add(sorter, &rec, err)
                     : tk_xray_yaml_write(w, &rec,
-                                         map ? tk_xray_map_name(map, rec.func_id) : NULL, err);
+                                         named ? tk_xray_map_name(map, rec.func_id) : NULL, err);
     if (st == TK_OK && rc < 0)
         st = err->status;
     while (st == TK_OK && sorted && (rc = tk_xr_sorter_next(sorter, &rec, err)) != 0)
         st = rc < 0 ? err->status
                     : tk_xray_yaml_write(w, &rec,
-                                         map ? tk_xray_map_name(map, rec.func_id) : NULL, err);
+                                         named ? tk_xray_map_name(map, rec.func_id) : NULL, err);
     tk_xr_sorter_free(sorter);
     if (w) {
         tk_error tmp;
@@ -427,7 +400,7 @@ const struct tk_format tk_fmt_xray = {
     .probe = xr_probe,
     .info = tk_xr_info,
     .dump = xr_dump,
-    .validate = xr_validate,
+    .validate = tk_xr_validate,
     .convert = xr_convert,
     .report = tk_xr_report,
     .targets = xr_targets,

@@ -20,6 +20,7 @@
 
 #include "core/hashmap.h"
 #include "xray/llvm_densemap.h"
+#include "xray/xray_int.h"
 
 /* llvm-xray's GraphRenderer::TimeStat. */
 typedef struct tstat {
@@ -35,7 +36,7 @@ typedef struct frame {
 typedef struct thread {
     frame *stack;
     size_t depth, cap;
-    uint64_t clock; /* largest TSC seen: the ordering key */
+    tk_xr_clock clock; /* largest TSC seen: the ordering key */
 } thread;
 
 typedef struct vertex {
@@ -117,6 +118,7 @@ const char *tk_xray_graph_failure_text(tk_xray_graph_failure f)
     case TK_XRAY_GRAPH_OK: return "ok";
     case TK_XRAY_GRAPH_NO_MATCHING_ENTRY: return "No matching ENTRY record";
     case TK_XRAY_GRAPH_NOT_IN_STACK: return "No matching Entry record in stack";
+    case TK_XRAY_GRAPH_TSC_BACK: return TK_XR_TSC_BACK_TEXT;
     }
     return "unknown failure";
 }
@@ -174,9 +176,9 @@ int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *r)
     thread *t = thread_of(g, r->tid);
     if (!t)
         return -1;
-    if (r->tsc > t->clock)
-        t->clock = r->tsc;
-    uint64_t key = t->clock;
+    if (tk_xr_clock_behind(&t->clock, r->tsc))
+        return TK_XRAY_GRAPH_TSC_BACK;
+    uint64_t key = t->clock.max;
     if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG) {
         if (r->func_id != 0) {
             size_t before = g->vertices.n;

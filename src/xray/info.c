@@ -42,9 +42,14 @@ static void emit(tk_sink *s, tk_input *in, tk_xray_reader *r, const counts *c,
     tk_sink_bool(s, "nonstop_tsc", (h->bitfield >> 1) & 1);
     tk_sink_u64(s, "cycle_frequency", h->cycle_frequency, 0);
     if (h->type == TK_XRAY_FDR) {
+        tk_xray_order_info o;
+        tk_xray_reader_order(r, &o);
+        tk_sink_cstr(s, "records_layout",
+                     tk_xray_reader_layout(r) == TK_XRAY_FDR ? "fdr" : "basic", 0);
         tk_sink_u64(s, "buffer_size", h->buffer_size, 0);
         tk_sink_u64(s, "blocks", tk_xray_reader_blocks(r), 0);
         tk_sink_u64(s, "skipped_bytes", tk_xray_reader_skipped(r), 0);
+        tk_sink_u64(s, "buffers_out_of_order", o.moved_buffers, 0);
     }
     tk_sink_u64(s, "size", size, 0);
     tk_sink_u64(s, "records", c->records, 0);

@@ -1,10 +1,13 @@
 /* XRay reader: basic-mode records, raw FDR records checked against the
  * block grammar, and their expansion into logical records. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/bytes.h"
 #include "core/cursor.h"
+#include "core/tempfile.h"
 #include "xray/xray_int.h"
 
 #include <tracekit/xray_yaml.h>
@@ -49,7 +52,36 @@ struct tk_xray_reader {
     /* an error met while a record was pending: reported after it */
     int deferred;
     tk_error deferred_err;
+    /* basic-mode records under an FDR header (llvm-xray convert -f raw) */
+    int basic_layout;
+    /* logical FDR v2+ reading: each thread's buffers in time order */
+    int order_ready;
+    tk_xr_order order;
+    int redirected;               /* reading a moved buffer ... */
+    uint64_t redirect_end, resume; /* ... up to here, then back there */
+    tk_input *spool;              /* a pipe copied to a temporary file */
+    int spool_fd;
 };
+
+/* llvm-xray convert -f raw copies an FDR trace's header type over the
+ * basic-mode records it writes: no FDR buffer starts with a 0 byte, and
+ * every record in the first window is a basic one. */
+static int basic_under_fdr_header(const uint8_t *p, size_t n, int64_t size)
+{
+    if (n < TK_XRAY_HEADER_SIZE + TK_XRAY_BASIC_RECORD_SIZE ||
+        (size >= 0 && (size - TK_XRAY_HEADER_SIZE) % TK_XRAY_BASIC_RECORD_SIZE))
+        return 0;
+    const uint8_t *q = p + TK_XRAY_HEADER_SIZE;
+    if (tk_ld16(q, 0) != 0)
+        return 0;
+    for (size_t i = 0; i < (n - TK_XRAY_HEADER_SIZE) / TK_XRAY_BASIC_RECORD_SIZE; i++) {
+        const uint8_t *rec = q + i * TK_XRAY_BASIC_RECORD_SIZE;
+        uint16_t t = tk_ld16(rec, 0);
+        if (t > 1 || (t == 0 && rec[3] > TK_XRAY_ENTER_ARG))
+            return 0;
+    }
+    return 1;
+}
 
 tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
 {
@@ -58,6 +90,7 @@ tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
         tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
     }
+    r->spool_fd = -1;
     int64_t n = tk_cursor_init(&r->cur, in, 4096, err);
     if (n >= 0 && tk_xray_yaml_probe(r->cur.p, (size_t)n) >= 50) {
         r->yaml = tk_xray_yaml_reader_new(in, err);
@@ -74,6 +107,8 @@ tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
         free(r);
         return NULL;
     }
+    r->basic_layout = r->hdr.type == TK_XRAY_FDR &&
+                      basic_under_fdr_header(r->cur.p, (size_t)n, tk_input_size(in));
     r->cur.p += TK_XRAY_HEADER_SIZE;
     r->rec_off = TK_NO_OFFSET;
     r->rec_index = TK_NO_RECORD;
@@ -89,6 +124,10 @@ void tk_xray_reader_free(tk_xray_reader *r)
         free(r->slots[i].args);
         free(r->slots[i].data);
     }
+    tk_xr_order_free(&r->order);
+    tk_input_close(r->spool);
+    if (r->spool_fd >= 0)
+        close(r->spool_fd);
     free(r);
 }
 
@@ -98,6 +137,18 @@ uint64_t tk_xray_reader_index(const tk_xray_reader *r) { return r->rec_index; }
 uint64_t tk_xray_reader_skipped(const tk_xray_reader *r) { return r->skipped; }
 uint64_t tk_xray_reader_blocks(const tk_xray_reader *r) { return r->blocks; }
 int tk_xray_reader_is_yaml(const tk_xray_reader *r) { return r->yaml != NULL; }
+
+int tk_xray_reader_layout(const tk_xray_reader *r)
+{
+    return r->basic_layout ? TK_XRAY_BASIC : r->hdr.type;
+}
+
+void tk_xray_reader_order(const tk_xray_reader *r, tk_xray_order_info *info)
+{
+    info->moved_buffers = r->order.nmoves;
+    info->threads = r->order.threads;
+    info->unchecked = r->order.unchecked;
+}
 
 #define FAIL(off, ...)                                                       \
     do {                                                                     \
@@ -408,16 +459,106 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
     return 1;
 }
 
-int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
+/* ------------------------------------------------- buffers in time order */
+
+static int seek_cursor(tk_xray_reader *r, uint64_t off, tk_error *err)
+{
+    if (tk_input_seek(r->cur.in, off, err) != TK_OK ||
+        tk_cursor_init(&r->cur, r->cur.in, 0, err) < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* A pipe cannot seek: copy it, from byte 0, to an unlinked temporary file
+ * and read that. Without a usable temporary directory the buffers stay in
+ * file order (and the order is reported unchecked). */
+static int spool_pipe(tk_xray_reader *r, tk_error *err)
+{
+    tk_input *in = r->cur.in;
+    int fd = r->cur.win_off == 0 ? tk_tempfile_open("xray-fdr") : -1;
+    if (fd < 0) {
+        r->order.unchecked = 1;
+        return 0;
+    }
+    const uint8_t *p;
+    int64_t n;
+    while ((n = tk_input_window(in, 1, &p, err)) > 0) {
+        if (tk_write_all(fd, p, (size_t)n) != 0) {
+            tk_error_set(err, TK_EIO, tk_input_offset(in), TK_NO_RECORD,
+                         "copying the FDR trace to a temporary file failed: %s",
+                         strerror(errno));
+            n = -1;
+            break;
+        }
+        tk_input_advance(in, (size_t)n);
+    }
+    if (n == 0)
+        r->spool = tk_input_from_fd(fd, tk_input_name(in), err);
+    if (!r->spool) {
+        close(fd);
+        r->failed = 1;
+        return -1;
+    }
+    r->spool_fd = fd;
+    r->cur.in = r->spool;
+    return 0;
+}
+
+/* Before the first logical FDR v2+ record: plan which buffers to read out
+ * of file order (order.c). */
+static int prepare_order(tk_xray_reader *r, tk_error *err)
+{
+    r->order_ready = 1;
+    if (r->hdr.version < 2)
+        return 0; /* v1 buffers have no extents to jump by: file order */
+    uint64_t here = tk_cursor_offset(&r->cur);
+    if (tk_input_size(r->cur.in) < 0 && spool_pipe(r, err) != 0)
+        return -1;
+    if (tk_input_size(r->cur.in) < 0)
+        return seek_cursor(r, here, err);
+    if (tk_xr_order_plan(r->cur.in, r->hdr.version, &r->order, err) != TK_OK) {
+        r->failed = 1;
+        return -1;
+    }
+    return seek_cursor(r, here, err);
+}
+
+/* Between buffers: back from a moved buffer to where it stood in for one,
+ * before any skipping (1), or into the next moved buffer (2). */
+static int follow_moves(tk_xray_reader *r, int step, tk_error *err)
+{
+    tk_xr_order *o = &r->order;
+    uint64_t at = tk_cursor_offset(&r->cur);
+    if (step == 1 && r->redirected && at == r->redirect_end) {
+        r->redirected = 0;
+        return seek_cursor(r, r->resume, err);
+    }
+    if (step == 2 && !r->redirected && o->next < o->nmoves && at == o->moves[o->next].at) {
+        const tk_xr_move *m = &o->moves[o->next++];
+        r->redirected = 1;
+        r->redirect_end = m->from_end;
+        r->resume = m->at_end;
+        return seek_cursor(r, m->from, err);
+    }
+    return 0;
+}
+
+/* The next raw FDR record: in file order, or with `ordered` each thread's
+ * buffers in time order. */
+static int next_raw(tk_xray_reader *r, tk_xray_fdr_record *x, int ordered,
+                    tk_error *err)
 {
     if (r->failed)
         return -1;
-    if (r->hdr.type != TK_XRAY_FDR || r->yaml)
-        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
-                            "not a binary FDR-mode trace"), -1;
     if (r->have_extents && tk_cursor_offset(&r->cur) == r->buf_end)
         r->have_extents = 0; /* the buffer is complete */
+    if (ordered && !r->have_extents && follow_moves(r, 1, err) < 0)
+        return -1;
     if (r->hdr.version >= 3 && !r->have_extents && skip_to_extents(r, err) < 0)
+        return -1;
+    if (ordered && !r->have_extents && follow_moves(r, 2, err) < 0)
         return -1;
     uint64_t off = tk_cursor_offset(&r->cur);
     size_t len = 0;
@@ -481,6 +622,16 @@ int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
     return 1;
 }
 
+int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, tk_error *err)
+{
+    if (r->failed)
+        return -1;
+    if (r->hdr.type != TK_XRAY_FDR || r->yaml || r->basic_layout)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "not a binary FDR-mode trace"), -1;
+    return next_raw(r, x, 0, err);
+}
+
 /* Expand raw records into logical ones (per block: NewCPUId and TSCWrap
  * set the TSC base, function records and v5 events add deltas). */
 static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *err)
@@ -489,7 +640,7 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
     for (;;) {
         tk_error e;
         e.status = TK_OK; /* (a full tk_error_clear per record shows in profiles) */
-        int rc = tk_xray_next_fdr(r, &x, &e);
+        int rc = next_raw(r, &x, 1, &e);
         if (rc < 0 && r->have_pending && e.status == TK_EMALFORMED) {
             /* the complete record before the bad one comes first */
             r->deferred = 1;
@@ -569,6 +720,9 @@ int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
         r->failed = rc < 0;
         return rc;
     }
-    return r->hdr.type == TK_XRAY_BASIC ? next_basic(r, rec, err)
-                                        : next_fdr_logical(r, rec, err);
+    if (r->hdr.type == TK_XRAY_BASIC || r->basic_layout)
+        return next_basic(r, rec, err);
+    if (!r->order_ready && prepare_order(r, err) != 0)
+        return -1;
+    return next_fdr_logical(r, rec, err);
 }

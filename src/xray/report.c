@@ -1,5 +1,6 @@
 /* `tracekit report` for XRay: trace facts and the functions that take the
- * most time (account's statistics, records that do not match counted). */
+ * most time (account's statistics; records that do not match, and records
+ * in their thread's past, counted). */
 #include <stdlib.h>
 
 #include <tracekit/xray_account.h>
@@ -23,7 +24,7 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     tk_xray_account *a = tk_xray_account_new(NULL);
     tk_map threads;
     tk_map_init(&threads, 1);
-    uint64_t records = 0, unmatched = 0, tmin = UINT64_MAX, tmax = 0;
+    uint64_t records = 0, unmatched = 0, past = 0, tmin = UINT64_MAX, tmax = 0;
     tk_status st = TK_OK;
     tk_xray_record rec;
     int rc = 0;
@@ -36,7 +37,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         int f = tk_xray_account_add(a, &rec);
         if (f < 0 || !tk_map_u64(&threads, (uint64_t)rec.pid << 32 | rec.tid))
             st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-        unmatched += f > 0;
+        unmatched += f > 0 && f != TK_XRAY_ACCOUNT_TSC_BACK;
+        past += f == TK_XRAY_ACCOUNT_TSC_BACK; /* skipped, as account -k does */
     }
     if (st == TK_OK && rc < 0)
         st = err->status;
@@ -60,6 +62,7 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         tk_sink_u64(s, "functions", tk_xray_account_functions(a), 0);
         tk_sink_f64(s, "span_seconds", records ? (double)(tmax - tmin) / f : 0.0);
         tk_sink_u64(s, "unmatched_records", unmatched, 0);
+        tk_sink_u64(s, "records_in_thread_past", past, 0);
         tk_sink_array_begin(s, "top_functions_by_time");
         for (size_t i = 0; i < n && i < TOP_FUNCTIONS; i++) {
             tk_sink_object_begin(s, NULL);

@@ -9,6 +9,7 @@
 
 #include "core/hashmap.h"
 #include "xray/llvm_densemap.h"
+#include "xray/xray_int.h"
 
 #define NONE UINT32_MAX
 
@@ -26,6 +27,7 @@ typedef struct open_call {
 } open_call;
 
 typedef struct thread {
+    tk_xr_clock clock;
     uint32_t *roots;
     uint32_t nroots, cap;
     open_call *stack;
@@ -108,6 +110,8 @@ int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *r)
     thread *t = tk_map_u64(&s->threads, r->tid);
     if (!t)
         return -1;
+    if (tk_xr_clock_behind(&t->clock, r->tsc))
+        return 2;
     if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG) {
         t->last_was_exit = 0;
         uint32_t id = NONE;

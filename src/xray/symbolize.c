@@ -2,10 +2,8 @@
  * FuncIdConversionHelper prints them: the ELF symbol table first (LLVM's
  * symbolizer overrides the DWARF name with it), then DWARF (libdw), then
  * "@(<hex>)"; locations from the DWARF line table. Looked up lazily and
- * cached per function id. */
-#include <dlfcn.h>
+ * cached per function id. C++ names are demangled by demangle.c. */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,66 +11,7 @@
 
 #include <dwarf.h>
 
-#ifdef TK_HAVE_LIBIBERTY
-#include <libiberty/demangle.h>
-#endif
-
 #include "xray/map_int.h"
-
-/* ---------------------------------------------------------- demangling
- * libiberty's cplus_demangle_v3 when linked in (TK_HAVE_LIBIBERTY), else
- * libstdc++'s __cxa_demangle loaded at run time (the same demangler: both
- * are GCC's cp-demangle.c), else none. Only Itanium names (_Z...) are
- * demangled, as LLVM's symbolizer does. */
-
-typedef char *(*cxa_demangle_fn)(const char *, char *, size_t *, int *);
-
-#ifndef TK_HAVE_LIBIBERTY
-static cxa_demangle_fn cxa_demangle;
-static pthread_once_t cxa_once = PTHREAD_ONCE_INIT;
-
-static void cxa_load(void)
-{
-    void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-    if (!h)
-        return;
-    void *sym = dlsym(h, "__cxa_demangle");
-    if (sym)
-        memcpy(&cxa_demangle, &sym, sizeof sym);
-    /* stays loaded: the function pointer is kept */
-}
-#endif
-
-const char *tk_xray_map_demangler(void)
-{
-#ifdef TK_HAVE_LIBIBERTY
-    return "libiberty";
-#else
-    pthread_once(&cxa_once, cxa_load);
-    return cxa_demangle ? "libstdc++" : NULL;
-#endif
-}
-
-char *tk_xray_demangle(const char *name)
-{
-    if (name[0] == '_' && name[1] == 'Z') {
-#ifdef TK_HAVE_LIBIBERTY
-        char *d = cplus_demangle_v3(name, DMGL_PARAMS | DMGL_ANSI);
-        if (d)
-            return d;
-#else
-        pthread_once(&cxa_once, cxa_load);
-        if (cxa_demangle) {
-            int status = -1;
-            char *d = cxa_demangle(name, NULL, NULL, &status);
-            if (d && status == 0)
-                return d;
-            free(d);
-        }
-#endif
-    }
-    return strdup(name);
-}
 
 /* ------------------------------------------------------------- symbols */
 

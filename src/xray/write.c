@@ -19,6 +19,8 @@ typedef struct tbuf {
     int open;          /* preamble written */
     uint16_t cpu;
     uint64_t last_tsc; /* TSC the next delta is relative to */
+    uint64_t next_sec; /* the earliest wall clock the thread's next block */
+    uint32_t next_usec; /* may have (after its block before) */
 } tbuf;
 
 struct tk_xray_writer {
@@ -187,9 +189,20 @@ static void open_block(tk_xray_writer *w, tbuf *t, uint16_t cpu, uint64_t tsc)
     tk_st32(m + 1, t->tid, 0);
     m += META;
     meta(m, TK_FDR_WALLTIME);
+    /* From the TSC, but later than the thread's block before: readers put
+     * a thread's blocks in wall-clock order, and this keeps the order in
+     * which its records came (even when their TSCs go back). */
     uint64_t f = w->h.cycle_frequency ? w->h.cycle_frequency : 1000000000ULL;
-    tk_st64(m + 1, tsc / f, 0);
-    tk_st32(m + 9, (uint32_t)((tsc % f) * 1000000.0 / (double)f), 0);
+    uint64_t sec = tsc / f;
+    uint32_t usec = (uint32_t)((tsc % f) * 1000000.0 / (double)f);
+    if (sec < t->next_sec || (sec == t->next_sec && usec < t->next_usec)) {
+        sec = t->next_sec;
+        usec = t->next_usec;
+    }
+    t->next_sec = usec < 999999 || sec == UINT64_MAX ? sec : sec + 1;
+    t->next_usec = usec < 999999 ? usec + 1 : sec == UINT64_MAX ? usec : 0;
+    tk_st64(m + 1, sec, 0);
+    tk_st32(m + 9, usec, 0);
     m += META;
     if (w->h.version >= 3) {
         meta(m, TK_FDR_PID);

@@ -27,6 +27,53 @@ int tk_xv_allowed(xv_state from, xv_state to);
 int tk_xv_terminal(xv_state s);
 const char *tk_xv_name(xv_state s);
 
+/* FDR buffers read out of file order so that each thread's come in time
+ * order (order.c). A move: in the place of the buffer at [at, at_end),
+ * read the one at [from, from_end). */
+typedef struct tk_xr_move {
+    uint64_t at, at_end, from, from_end;
+} tk_xr_move;
+
+typedef struct tk_xr_order {
+    tk_xr_move *moves;    /* by `at` */
+    size_t nmoves, next;  /* next: the first move not yet taken */
+    uint64_t threads;     /* threads whose buffers are out of order */
+    int unchecked;        /* the order could not be checked or mended */
+} tk_xr_order;
+
+/* Scan the buffers of a seekable FDR v2+ input (the position is left
+ * anywhere) and plan the moves. */
+tk_status tk_xr_order_plan(tk_input *in, unsigned version, tk_xr_order *o,
+                           tk_error *err);
+void tk_xr_order_free(tk_xr_order *o);
+
+/* A thread's clock as the analyses see it. A record whose TSC is below the
+ * largest the thread has reached repeats or contradicts its past (a
+ * buffer flushed twice: a forked child flushes a copy of its parent's
+ * buffer). Such a record is not accounted, and neither is any record of
+ * the thread until its TSC passes that largest one again. */
+typedef struct tk_xr_clock {
+    uint64_t max;
+    int behind;
+} tk_xr_clock;
+
+/* What the analyses say of such a record. */
+#define TK_XR_TSC_BACK_TEXT                                                  \
+    "TSC goes back: the record is in its thread's past (records repeated, as "  \
+    "when a forked child flushes a copy of its parent's buffer)"
+
+/* 1 when the record at `tsc` is in the thread's past (to be skipped). */
+static inline int tk_xr_clock_behind(tk_xr_clock *c, uint64_t tsc)
+{
+    if (tsc > c->max || (tsc == c->max && !c->behind)) {
+        c->max = tsc;
+        c->behind = 0;
+        return 0;
+    }
+    c->behind = 1;
+    return 1;
+}
+
 /* The map named by the "instr-map" option ("demangle" = "0" keeps C++
  * names mangled). NULL with err->status TK_OK when there is none. */
 struct tk_xray_map *tk_xr_open_map(const tk_options *o, tk_error *err);
@@ -36,6 +83,8 @@ const char *tk_xr_map_name(void *map, int32_t id);
 /* Commands (commands.c, info.c). */
 tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err);
 void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off);
+tk_status tk_xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
+                         uint64_t *nwarnings, tk_error *err);
 tk_status tk_xr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 

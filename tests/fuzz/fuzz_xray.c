@@ -102,7 +102,40 @@ typedef struct seen {
     uint64_t skipped, blocks;
     uint64_t nraw;           /* raw records (binary FDR) */
     uint64_t raw_fn, raw_events, raw_args;
+    int layout;              /* tk_xray_reader_layout */
+    uint64_t moved;          /* FDR buffers read out of file order */
 } seen;
+
+/* Threads with a record in their past (a TSC below the largest so far,
+ * or equal to it while behind): what validate warns about, worked out
+ * here without the library's clock. */
+static uint64_t threads_going_back(const recs *l)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const tk_xray_record *a = &l->v[i].r;
+        int first = 1, back = 0;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(l->v[j].r.tid == a->tid && l->v[j].r.pid == a->pid);
+        if (!first || a->kind > TK_XRAY_ENTER_ARG)
+            continue;
+        uint64_t max = 0;
+        int behind = 0;
+        for (size_t j = i; j < l->n && !back; j++) {
+            const tk_xray_record *b = &l->v[j].r;
+            if (b->tid != a->tid || b->pid != a->pid || b->kind > TK_XRAY_ENTER_ARG)
+                continue;
+            if (b->tsc > max || (b->tsc == max && !behind)) {
+                max = b->tsc;
+                behind = 0;
+            } else {
+                back = behind = 1;
+            }
+        }
+        n += back;
+    }
+    return n;
+}
 
 static void check_error_sane(const tk_error *err, size_t size)
 {
@@ -139,6 +172,9 @@ static void read_logical(const uint8_t *data, size_t size, seen *s)
     s->header_ok = 1;
     s->yaml = tk_xray_reader_is_yaml(r);
     s->h = *tk_xray_reader_header(r);
+    s->layout = tk_xray_reader_layout(r);
+    TKF_CHECK(s->layout == s->h.type || (s->h.type == TK_XRAY_FDR && !s->yaml),
+              "layout %d under a type %u header", s->layout, s->h.type);
     TKF_CHECK(s->h.type <= TK_XRAY_FDR, "header type %u", s->h.type);
     TKF_CHECK(s->h.version >= 1 && s->h.version <= (s->h.type ? 5 : 3),
               "header version %u for type %u", s->h.version, s->h.type);
@@ -168,14 +204,17 @@ static void read_logical(const uint8_t *data, size_t size, seen *s)
             TKF_CHECK(off >= TK_XRAY_HEADER_SIZE && off < size,
                       "record %llu at offset %llu of %zu", (unsigned long long)i,
                       (unsigned long long)off, size);
-            TKF_CHECK(i == 0 || off > last_off, "record offsets not increasing");
+            tk_xray_order_info oi;
+            tk_xray_reader_order(r, &oi);
+            TKF_CHECK(i == 0 || off > last_off || oi.moved_buffers,
+                      "record offsets not increasing");
             last_off = off;
-            if (s->h.version < 3 && s->h.type == TK_XRAY_BASIC)
+            if (s->h.version < 3 && s->layout == TK_XRAY_BASIC)
                 TKF_CHECK(rec.pid == 0, "basic v%u record with pid %u", s->h.version,
                           rec.pid);
-            if (s->h.version < 3 && s->h.type == TK_XRAY_FDR)
+            if (s->h.version < 3 && s->layout == TK_XRAY_FDR)
                 TKF_CHECK(rec.pid == 0, "FDR v%u record with pid %u", s->h.version, rec.pid);
-            if (s->h.type == TK_XRAY_BASIC) {
+            if (s->layout == TK_XRAY_BASIC) {
                 TKF_CHECK(!event && rec.cpu <= 0xFF, "basic record: kind %d cpu %u",
                           (int)rec.kind, rec.cpu);
             } else if (!event) {
@@ -202,6 +241,12 @@ static void read_logical(const uint8_t *data, size_t size, seen *s)
     }
     s->skipped = tk_xray_reader_skipped(r);
     s->blocks = tk_xray_reader_blocks(r);
+    tk_xray_order_info oi;
+    tk_xray_reader_order(r, &oi);
+    s->moved = oi.moved_buffers;
+    TKF_CHECK(!oi.unchecked, "buffer order unchecked on a memory input");
+    TKF_CHECK((oi.moved_buffers == 0) == (oi.threads == 0), "%llu buffers moved for %llu threads",
+              (unsigned long long)oi.moved_buffers, (unsigned long long)oi.threads);
     tk_xray_reader_free(r);
     tk_input_close(in);
 }
@@ -269,7 +314,7 @@ static void read_raw(const uint8_t *data, size_t size, seen *s)
         s->nraw++;
     }
     TKF_CHECK(rc == s->rc, "raw reading ended %d, logical %d", rc, s->rc);
-    if (rc < 0) {
+    if (rc < 0 && !s->moved) { /* moved buffers: another error may come first */
         TKF_CHECK(err.status == s->err.status && err.offset == s->err.offset &&
                       err.record == s->err.record && strcmp(err.message, s->err.message) == 0,
                   "raw error '%s' at %llu, logical '%s' at %llu", err.message,
@@ -308,7 +353,7 @@ static void read_raw(const uint8_t *data, size_t size, seen *s)
 static void check_tiling(const uint8_t *data, size_t size, seen *s)
 {
     (void)data;
-    if (s->rc != 0 || s->yaml || s->h.type != TK_XRAY_FDR || s->h.version < 2)
+    if (s->rc != 0 || s->yaml || s->layout != TK_XRAY_FDR || s->h.version < 2)
         return;
     uint64_t bytes = TK_XRAY_HEADER_SIZE + s->skipped;
     bytes += 8 * s->raw_fn;
@@ -582,9 +627,12 @@ static void expect_status(const char *what, tk_status st, const tk_error *err, c
 static void commands_pass(const uint8_t *data, size_t size, const seen *s)
 {
     int valid = s->header_ok && s->rc == 0;
-    int binfdr = s->header_ok && !s->yaml && s->h.type == TK_XRAY_FDR;
+    int binfdr = s->header_ok && !s->yaml && s->layout == TK_XRAY_FDR;
     uint64_t nraw = binfdr ? s->nraw : s->logical.n;
-    uint64_t warnings = valid && s->skipped ? 1 : 0;
+    uint64_t back = valid ? threads_going_back(&s->logical) : 0;
+    uint64_t warnings = valid ? (s->skipped != 0) + (s->layout != s->h.type) +
+                                    (s->moved != 0) + (back > 20 ? 21 : back)
+                              : 0;
     const tk_format *f = tk_format_find("xray");
     {   /* probing peeks */
         tk_error err;
@@ -834,7 +882,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     seen s;
     memset(&s, 0, sizeof s);
     read_logical(data, size, &s);
-    if (s.header_ok && !s.yaml && s.h.type == TK_XRAY_FDR) {
+    if (s.header_ok && !s.yaml && s.layout == TK_XRAY_FDR) {
         read_raw(data, size, &s);
         check_tiling(data, size, &s);
     }

@@ -772,6 +772,39 @@ static void seeds_xray(buf *b)
     x_block_all(b, 5, 3, 2, 1, 900, 0);
     u8(b, 0xAB);
     emit("fdr-v5-garbage", b);
+    /* a thread's buffers out of time order in the file (a wrapped ring):
+     * read in wall-clock order, then by first TSC */
+    x_header(b, 5, 1, 4096);
+    for (unsigned i = 0; i < 5; i++) {
+        static const uint32_t tid[] = {1, 2, 1, 2, 1}, usec[] = {300, 10, 100, 20, 100};
+        static const uint64_t tsc[] = {3000, 100, 1000, 200, 900};
+        size_t at = x_open(b, 5);
+        x_newbuf(b, tid[i]);
+        x_wall(b, 50, usec[i]);
+        x_pid(b, 7);
+        x_cpu(b, i, tsc[i]);
+        x_fn(b, 0, i + 1, 1);
+        x_fn(b, 1, i + 1, 5);
+        x_close(b, 5, at, 0);
+    }
+    emit("fdr-v5-ring", b);
+    /* basic records under an FDR header (llvm-xray convert -f raw) */
+    x_header(b, 5, 1, 0);
+    for (uint32_t i = 0; i < 6; i++)
+        x_basic(b, 0, i % 2, (int32_t)(i / 2 + 1), 100 + i, 3, 3);
+    emit("fdr-header-basic", b);
+    /* a forked child's copy of its parent's records: the thread's TSC goes
+     * back to records it already had */
+    x_header(b, 3, 0, 0);
+    x_basic(b, 0, 0, 4, 100, 10, 10);
+    x_basic(b, 0, 0, 3, 130, 10, 10);
+    x_basic(b, 0, 0, 2, 200, 11, 11);
+    x_basic(b, 0, 1, 2, 230, 11, 11);
+    x_basic(b, 0, 0, 4, 100, 10, 10);
+    x_basic(b, 0, 0, 3, 130, 10, 10);
+    x_basic(b, 0, 1, 3, 900, 10, 10);
+    x_basic(b, 0, 1, 4, 950, 10, 10);
+    emit("basic-v3-repeated", b);
     /* typed event in v3 (read in any version) */
     {
         x_header(b, 3, 1, 4096);

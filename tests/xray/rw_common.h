@@ -287,6 +287,19 @@ RWF int xr_read(const uint8_t *d, size_t n, xr_list *out, tk_error *err,
     return rc;
 }
 
+/* The layout tk_xray_reader_layout reports for `d`, or -1 if refused. */
+RWF int xr_layout(const uint8_t *d, size_t n)
+{
+    tk_error err;
+    tk_input *in = tk_input_from_memory(d, n, "mem", &err);
+    assert_non_null(in);
+    tk_xray_reader *r = tk_xray_reader_new(in, &err);
+    int layout = r ? tk_xray_reader_layout(r) : -1;
+    tk_xray_reader_free(r);
+    tk_input_close(in);
+    return layout;
+}
+
 /* Raw FDR records (payloads copied). */
 typedef struct xr_raw {
     tk_xray_fdr_record *v;

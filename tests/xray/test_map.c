@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tools.h"
 #include "testutil.h"
 #include <tracekit/xray_map.h>
 
@@ -20,23 +21,6 @@ static char *tmp; /* the temp dir holding every compiled file */
 
 /* ------------------------------------------------------------ helpers */
 
-static int tool_ok(const char *p)
-{
-    size_t n = strlen(p);
-    return n > 0 && !(n >= 9 && !strcmp(p + n - 9, "-NOTFOUND")) &&
-           access(p, X_OK) == 0;
-}
-
-static int run(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 /* stdout of a command (stderr discarded); *status gets its exit code. */
 static char *capture(int *status, const char *fmt, ...)

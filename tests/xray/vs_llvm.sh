@@ -1,6 +1,9 @@
 #!/bin/sh
 # tracekit account, stack and graph must print exactly what llvm-xray prints, on
-# basic and FDR traces recorded now from programs/.
+# basic and FDR traces recorded now from programs/. Each comparison runs
+# tracekit twice: with its own options and with llvm-xray's arguments
+# verbatim (LLVM's spellings: -sort=count, -instr_map=BIN, -f=csv, ...), as
+# a script written for llvm-xray would.
 # usage: vs_llvm.sh TRACEKIT SRCDIR CLANG CLANGXX LLVM_XRAY
 set -u
 tk=$1 src=$2 cc=$3 cxx=$4 xr=$5
@@ -37,17 +40,33 @@ $cxx $o2 -pthread "$src/programs/rw_fdr.cc" "$dir/work.o" "$dir/events.o" -o "$d
 (cd "$dir" && XRAY_OPTIONS="xray_logfile_base=rwf-" ./rwf 2>/dev/null)
 fail=0 n=0
 
-same() { # same DESCRIPTION TK-ARGS... -- XRAY-ARGS...
+check() { # check DESCRIPTION TK-ARGS...: tracekit prints $dir/xr.out
     what=$1; shift
     n=$((n + 1))
-    tkargs="" ; while [ "$1" != "--" ]; do tkargs="$tkargs $1"; shift; done; shift
-    # shellcheck disable=SC2086
-    "$tk" $tkargs > "$dir/tk.out" 2>&1
-    "$xr" "$@" > "$dir/xr.out" 2>&1
+    "$tk" "$@" > "$dir/tk.out" 2>&1
     if ! cmp -s "$dir/tk.out" "$dir/xr.out"; then
         echo "DIFF: $what"; diff "$dir/tk.out" "$dir/xr.out" | head -10
         fail=$((fail + 1))
     fi
+}
+
+same() { # same DESCRIPTION TK-ARGS... -- XRAY-ARGS...
+    what=$1; shift
+    tkargs="" ; while [ "$1" != "--" ]; do tkargs="$tkargs $1"; shift; done; shift
+    "$xr" "$@" > "$dir/xr.out" 2>&1
+    # shellcheck disable=SC2086
+    check "$what" $tkargs
+    [ "$tkargs" = " $*" ] || check "$what, as llvm-xray: $*" "$@"
+}
+
+# tk_opts / xr_opts "TK|XRAY": tracekit's options, llvm-xray's spelling.
+tk_opts() { printf '%s' "${1%%|*}"; }
+xr_opts() { printf '%s' "${1#*|}"; }
+# graph's one-letter options as llvm-xray scripts spell them, in four ways
+llvm_graph() {
+    echo " $1 " | sed -e 's/ -e / -edge-label=/g' -e 's/ -v / -vertex-label /g' \
+        -e 's/ -c / -c=/g' -e 's/ -b / --color-vertices=/g' \
+        -e 's/ -d / -deduce-sibling-calls /g' -e 's/ -k / -keep-going=true /g'
 }
 
 for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
@@ -57,38 +76,56 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
     # llvm-xray account fails on multi-threaded traces (its global TSC
     # floor); tracekit's answers there are checked in test_account.c.
     case "$t" in mt-*) ;; *)
-    for opts in "" "-s count -r dsc" "-s sum -p 2" "-s 90p" "-s 99p -r dsc" \
-                "--recursive-calls-only" "-d" "-s min" "-s max -p 1"; do
-        # shellcheck disable=SC2086
-        same "account $opts $t" account $opts "$trace" -- account $opts "$trace"
+    for pair in "|" "-s count -r dsc|-sort=count -sortorder=dsc" \
+                "-s sum -p 2|-sort sum -top=2" "-s 90p|-s=90p" \
+                "-s 99p -r dsc|--sort=99p --sortorder dsc" \
+                "--recursive-calls-only|-recursive-calls-only" \
+                "-d|-deduce-sibling-calls" "-s min|-sort=min -keep-going=false" \
+                "-s max -p 1|-s=max -p=1 -r=asc -d=0"; do
+        opts=$(tk_opts "$pair")
+        # shellcheck disable=SC2046,SC2086
+        same "account $opts $t" account $opts "$trace" -- account $(xr_opts "$pair") "$trace"
     done
-    same "account csv $t" account --format csv "$trace" -- account -f csv "$trace"
+    same "account csv $t" account --output-format csv "$trace" -- account -format=csv "$trace"
+    same "account -f csv $t" account -f csv "$trace" -- account -f=csv "$trace"
     # latencies spilled to the temporary file: still exact
-    same "account spilled $t" account --memory-limit 1K "$trace" -- account "$trace"
+    same "account spilled $t" account --memory-limit 1K "$trace" -- account -keep-going "$trace"
     # names and locations from the binary's instrumentation map
-    same "account -m $t" account -m "$bin" "$trace" -- account -m "$bin" "$trace"
-    same "account -m csv $t" account -m "$bin" --format csv "$trace" -- account -m "$bin" -f csv "$trace"
+    same "account -m $t" account -m "$bin" "$trace" -- account -instr_map="$bin" "$trace"
+    same "account -m csv $t" account -m "$bin" --format csv "$trace" \
+        -- account -instr_map "$bin" -f=csv "$trace"
+    n=$((n + 1))
+    "$xr" account -s count -output="$dir/xr.txt" "$trace" &&
+        "$tk" account -sort=count -output="$dir/tk.txt" "$trace" &&
+        cmp -s "$dir/tk.txt" "$dir/xr.txt" ||
+        { echo "DIFF: account -output= $t"; fail=$((fail + 1)); }
     n=$((n + 1))
     rows=$("$tk" account --json "$trace" | grep -o '"funcid"' | wc -l)
     want=$("$xr" account "$trace" | sed -n 's/^Functions with latencies: //p')
     [ "$rows" = "$want" ] || { echo "DIFF: json rows $rows != $want"; fail=$((fail + 1)); }
     ;; esac
-    for opts in "" "--per-thread-stacks" "--aggregate-threads" \
-                "--all-stacks --stack-format flame" \
-                "--all-stacks --stack-format flame --aggregate-threads" \
-                "--all-stacks --stack-format flame --aggregation-type count"; do
-        # shellcheck disable=SC2086
-        same "stack $opts $t" stack $opts "$trace" -- stack $opts "$trace"
+    for pair in "|" "--per-thread-stacks|-per-thread-stacks" \
+                "--aggregate-threads|-aggregate-threads=true" \
+                "--all-stacks --stack-format flame|-all-stacks -stack-format=flame" \
+                "--all-stacks --stack-format flame --aggregate-threads|-all -stack-format flame -aggregate-threads" \
+                "--all-stacks --stack-format flame --aggregation-type count|--all-stacks --stack-format=flame -aggregation-type=count"; do
+        opts=$(tk_opts "$pair")
+        # shellcheck disable=SC2046,SC2086
+        same "stack $opts $t" stack $opts "$trace" -- stack $(xr_opts "$pair") "$trace"
     done
-    same "convert yaml $t" convert --to yaml -o - "$trace" -- convert -f yaml "$trace"
+    same "convert yaml $t" convert --to yaml -o - "$trace" -- convert -output-format=yaml "$trace"
     # sorted through runs in the temporary file: the same bytes
     same "convert yaml spilled $t" convert --to yaml --memory-limit 1K -o - "$trace" \
-        -- convert -f yaml "$trace"
+        -- convert -f=yaml -sort "$trace"
+    same "convert yaml unsorted $t" convert --to yaml --no-sort "$trace" \
+        -- convert -f yaml -sort=false "$trace"
     same "convert yaml -m $t" convert --to yaml -m "$bin" -o - "$trace" \
-        -- convert -f yaml -y -m "$bin" "$trace"
-    same "stack -m $t" stack -m "$bin" "$trace" -- stack -m "$bin" "$trace"
+        -- convert -output-format=yaml -symbolize -instr_map="$bin" "$trace"
+    # -symbolize without a map: every function "#<id>"
+    same "convert yaml -y $t" convert --to yaml -y "$trace" -- convert -f yaml -y "$trace"
+    same "stack -m $t" stack -m "$bin" "$trace" -- stack -instr_map="$bin" "$trace"
     same "stack -m flame $t" stack -m "$bin" --all-stacks --stack-format flame "$trace" \
-        -- stack -m "$bin" --all-stacks --stack-format flame "$trace"
+        -- stack -m="$bin" -all-stacks -stack-format=flame -keep-going "$trace"
     # folded self times add up to the time of the root calls
     n=$((n + 1))
     folded=$("$tk" stack --folded "$trace" | awk '{s += $NF} END {print s}')
@@ -109,8 +146,8 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-* "$dir"/many-* "$dir"/manyfdr-*
                 "-c 99p -b 90p" "-c max -b med" "-c sum -b min" \
                 "-e sum -v count -c sum -b count" "-d -e count -v sum -c max" \
                 "-k -e med -b 90p" "-e none -v none -c none -b none"; do
-        # shellcheck disable=SC2086
-        same "graph $opts $t" graph $opts "$trace" -- graph $opts "$trace"
+        # shellcheck disable=SC2046,SC2086
+        same "graph $opts $t" graph $opts "$trace" -- graph $(llvm_graph "$opts") "$trace"
     done
     same "graph long options $t" \
         graph --edge-label=sum --vertex-label max --color-edges=count \
@@ -122,6 +159,10 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-* "$dir"/many-* "$dir"/manyfdr-*
         "$xr" graph -e 99p -b sum -o "$dir/xr.dot" "$trace" &&
         cmp -s "$dir/tk.dot" "$dir/xr.dot" ||
         { echo "DIFF: graph -o $t"; fail=$((fail + 1)); }
+    n=$((n + 1))
+    "$tk" graph -edge-label=99p -b=sum -output="$dir/tk.dot" "$trace" &&
+        cmp -s "$dir/tk.dot" "$dir/xr.dot" ||
+        { echo "DIFF: graph -output= $t"; fail=$((fail + 1)); }
     # vertices and edges of --json: those of the DOT graph
     n=$((n + 1))
     json=$("$tk" graph --json "$trace" | grep -o '"funcid"\|"from"' | sort | uniq -c | tr -s ' ')
@@ -130,8 +171,9 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-* "$dir"/many-* "$dir"/manyfdr-*
     # llvm-xray cannot read rw_*'s map (typed-event sleds)
     [ -n "$bin" ] || continue
     for opts in "" "-v 99p -b sum -e count" "-v count -c sum"; do
-        # shellcheck disable=SC2086
-        same "graph -m $opts $t" graph -m "$bin" $opts "$trace" -- graph -m "$bin" $opts "$trace"
+        # shellcheck disable=SC2046,SC2086
+        same "graph -m $opts $t" graph -m "$bin" $opts "$trace" \
+            -- graph -instr_map="$bin" $(llvm_graph "$opts") "$trace"
     done
     same "graph --instr-map $t" graph --instr-map "$bin" -e sum "$trace" \
         -- graph -instr_map="$bin" -edge-label sum "$trace"

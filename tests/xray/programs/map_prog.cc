@@ -1,4 +1,4 @@
-// C++ names for the demangling tests (tests/xray/test_map.c). No #include.
+// C++ names for tests/xray/test_map.c and test_demangle.c. No #include.
 namespace outer {
 namespace inner {
 template <typename T> T twice(T x) { return x + x; }
