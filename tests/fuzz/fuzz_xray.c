@@ -314,9 +314,10 @@ static void read_raw(const uint8_t *data, size_t size, seen *s)
         s->nraw++;
     }
     TKF_CHECK(rc == s->rc, "raw reading ended %d, logical %d", rc, s->rc);
-    if (rc < 0 && !s->moved) { /* moved buffers: another error may come first */
-        TKF_CHECK(err.status == s->err.status && err.offset == s->err.offset &&
-                      err.record == s->err.record && strcmp(err.message, s->err.message) == 0,
+    if (rc < 0) {
+        /* with moved buffers, another buffer's error may come first */
+        TKF_CHECK(s->moved || (err.status == s->err.status && err.offset == s->err.offset &&
+                      err.record == s->err.record && strcmp(err.message, s->err.message) == 0),
                   "raw error '%s' at %llu, logical '%s' at %llu", err.message,
                   (unsigned long long)err.offset, s->err.message,
                   (unsigned long long)s->err.offset);
@@ -617,7 +618,10 @@ static void expect_status(const char *what, tk_status st, const tk_error *err, c
     tk_status want = s->header_ok && s->rc == 0 ? TK_OK : s->err.status;
     TKF_CHECK(st == want, "%s returned %d (%s), expected %d (%s)", what, (int)st,
               st ? err->message : "", (int)want, want ? s->err.message : "");
-    if (st != TK_OK)
+    /* FDR's raw view (dump) reads buffers in file order: with moved
+     * buffers another error may come first */
+    int raw_view = strcmp(what, "dump") == 0 && s->layout == TK_XRAY_FDR && !s->yaml;
+    if (st != TK_OK && !(raw_view && s->moved))
         TKF_CHECK(strcmp(err->message, s->err.message) == 0 && err->offset == s->err.offset,
                   "%s: error '%s' at %llu, the reader said '%s' at %llu", what, err->message,
                   (unsigned long long)err->offset, s->err.message,
