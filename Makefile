@@ -7,6 +7,10 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 60
+# make build's TK_TESTS: AUTO builds the tests when cmocka is installed.
+TESTS      ?= AUTO
+# extra cmake configure options, e.g. CMAKE_ARGS=-DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
+CMAKE_ARGS ?=
 
 .PHONY: all build deps test test-release test-asan demo fuzz bench install clean
 
@@ -16,27 +20,40 @@ deps:
 	sh scripts/deps.sh build test
 
 build:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) \
+		-DTK_TESTS=$(TESTS) $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The whole suite twice: an optimized build, then under ASan+UBSan.
+# TK_TESTS=ON: configuring fails without cmocka, and ctest fails when it
+# finds no tests, rather than passing on an empty suite.
 test: deps test-release test-asan
 
 test-release:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTK_TESTS=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
 test-asan:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON -DTK_TESTS=ON $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure -j $(JOBS)
+		ctest --output-on-failure --no-tests=error -j $(JOBS)
 
+# The tool without the tests (TESTS=OFF). The build's output goes to a log
+# (its tail is shown if it fails): the screen is for scripts/demo.sh.
 demo:
-	sh scripts/deps.sh build demo
-	$(MAKE) build
-	sh scripts/demo.sh $(BUILD)/tracekit
+	@sh scripts/deps.sh build demo
+	@mkdir -p $(BUILD)
+	@printf 'demo: building tracekit in %s/ (output in %s) ... ' $(BUILD) $(BUILD)/demo-build.log
+	@start=$$(date +%s); \
+	if $(MAKE) --no-print-directory build TESTS=OFF >$(BUILD)/demo-build.log 2>&1; then \
+		echo "done in $$(($$(date +%s) - start)) s"; \
+	else \
+		echo failed; tail -n 30 $(BUILD)/demo-build.log >&2; \
+		echo "demo: the build failed; its whole output: $(BUILD)/demo-build.log" >&2; exit 1; \
+	fi
+	@sh scripts/demo.sh $(BUILD)/tracekit
 
 fuzz:
 	sh scripts/deps.sh build test fuzz

@@ -22,6 +22,7 @@
 # bench_xray),
 # BENCH_UCIR_SIZE (see bench_ucir),
 # BENCH_CACHESIM_RECORDS, BENCH_CACHESIM_TARGET_MAPS (see bench_cachesim),
+# BENCH_PROGRESS_RUNS (see bench_progress),
 # BENCH_CPU (the CPU to pin to; default: the fastest, see below),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
 # BENCH_STRICT=1 (exit 1 on a MISS; by default only the line says so).
@@ -229,10 +230,52 @@ bench_cacheray() {
     echo
     verdict cacheray "$(gbps "$bytes" "$t_validate")" "$rss_validate" "$rss_half"
     echo
+    bench_progress "$full"
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
     fi
     bench_cachesim
+}
+
+# The progress line's cost, on the command where it weighs most: validate
+# of FILE (the fastest reader, so the most chunks a second for the input's
+# hook) with --progress always (stderr to a file, drawn 10 times a second)
+# against --progress never. BENCH_PROGRESS_RUNS (default 9) runs of each,
+# alternating which goes first, best of each; the gap between the two best
+# runs without the line shows the noise. Target: under 1%.
+bench_progress() {
+    pfile=$1
+    pruns=${BENCH_PROGRESS_RUNS:-9}
+    offs='' ons='' pi=0
+    while [ "$pi" -lt "$pruns" ]; do
+        for pmode in $([ $((pi % 2)) = 0 ] && echo "never always" || echo "always never"); do
+            measure_once "$pmode" "$tk" validate --progress "$pmode" "$pfile"
+            [ "$pmode" = never ] ||
+                draws=$(tr '\r' '\n' <"$tmp.err" | grep -c '^tracekit: validate' || true)
+        done
+        offs="$offs $t_never" ons="$ons $t_always"
+        pi=$((pi + 1))
+    done
+    best_off=$(echo "$offs" | tr ' ' '\n' | sed '/^$/d' | sort -n | head -n 1)
+    next_off=$(echo "$offs" | tr ' ' '\n' | sed '/^$/d' | sort -n | sed -n 2p)
+    best_on=$(echo "$ons" | tr ' ' '\n' | sed '/^$/d' | sort -n | head -n 1)
+    cost=$(awk -v a="$best_on" -v b="$best_off" 'BEGIN { printf "%.2f", (a - b) / b * 100 }')
+    noise=$(awk -v a="${next_off:-$best_off}" -v b="$best_off" 'BEGIN { printf "%.2f", (a - b) / b * 100 }')
+    echo "progress line: tracekit validate of $(human "$(file_size "$pfile")")," \
+         "best of $pruns each, alternating${pin:+, $pin}"
+    printf '  %-22s %8.3f s\n' "--progress never" "$best_off"
+    printf '  %-22s %8.3f s   (%s drawings in the last run)\n' "--progress always" "$best_on" \
+        "$draws"
+    if awk -v c="$cost" 'BEGIN { exit !(c < 1) }'; then word=PASS; else word=MISS; miss=1; fi
+    line="$word progress line: costs $cost% of validate's time (target < 1%; noise: the"
+    line="$line two best runs without it differ by $noise%)"
+    if awk -v n="$noise" 'BEGIN { exit !(n >= 1) }'; then
+        line="$line, a busy machine: rerun it alone"
+    fi
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
 }
 
 # The cache simulator on a trace of BENCH_CACHESIM_RECORDS records (default

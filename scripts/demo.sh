@@ -1,61 +1,139 @@
 #!/bin/sh
-# `make demo`: run tracekit over every sample trace in examples/.
+# `make demo`: every tracekit command once, on the sample traces in
+# examples/ and on programs recorded now, each after a '#' line saying what
+# it shows and a '$' line with the command as a user would type it.
+# Usage: scripts/demo.sh [BUILD/tracekit]
 set -eu
 tk=${1:-build/tracekit}
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
-for f in examples/*/*; do
-    [ -f "$f" ] || continue # examples/cacheray/programs/: sources, below
-    case "$f" in *.md | *.c) continue ;; esac
-    rel=$f
-    printf '\n==== %s ====\n' "$rel"
-    printf '\n$ tracekit info %s\n' "$rel"
-    "$tk" info "$f"
-    printf '\n$ tracekit validate %s\n' "$rel"
-    "$tk" validate "$f"
-    printf '\n$ tracekit dump --limit 8 %s\n' "$rel"
-    "$tk" dump --limit 8 "$f"
-done
+[ -x "$tk" ] || { echo "demo.sh: no $tk (make build first)" >&2; exit 2; }
+bindir=$(cd "$(dirname "$tk")" && pwd)
 
-# Record a real program with XRay (clang -fxray-instrument) and report on it.
-if command -v clang >/dev/null 2>&1; then
-    dir=$(mktemp -d)
-    trap 'rm -rf "$dir"' EXIT
-    printf '\n==== XRay: recording examples/xray/demo.c ====\n'
-    clang -O0 -fxray-instrument -fxray-instruction-threshold=1 -pthread \
-        examples/xray/demo.c -o "$dir/demo"
-    (cd "$dir" && XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=demo-" \
-        XRAY_BASIC_OPTIONS="func_duration_threshold_us=0" ./demo 2>/dev/null) || true
-    trace=$(ls "$dir"/demo-* | head -1)
-    printf '\n$ tracekit report -m demo TRACE\n'
-    "$tk" report -m "$dir/demo" "$trace"
-    printf '\n$ tracekit account -m demo TRACE\n'
-    "$tk" account -m "$dir/demo" "$trace"
-    printf '\n$ tracekit stack --folded -m demo TRACE   (flamegraph.pl input)\n'
-    "$tk" stack --folded -m "$dir/demo" "$trace"
+# Commands run in a scratch directory where examples/ is the source tree's
+# and bin/ puts the build's tracekit and tracekit-cc on PATH, so each '$'
+# line is exactly what runs and what a user can type.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/bin"
+ln -s "$here/examples" "$work/examples"
+ln -s "$bindir/tracekit" "$work/bin/tracekit"
+ln -s "$bindir/tracekit-cc" "$work/bin/tracekit-cc"
+PATH=$work/bin:$PATH
+# replay keeps its checkpoint index under $XDG_CACHE_HOME: not the user's
+XDG_CACHE_HOME=$work/cache
+export PATH XDG_CACHE_HOME
+cd "$work"
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+section() { printf '\n======== %s ========\n' "$1"; }
+
+# run COMMAND [STATUS]: print the command and run it; a status other than
+# STATUS (default 0) stops the demo.
+run() {
+    printf '$ %s\n' "$1"
+    rc=0
+    eval "$1" || rc=$?
+    if [ "$rc" -ne "${2:-0}" ]; then
+        echo "demo.sh: exit status $rc, expected ${2:-0}: $1" >&2
+        exit 1
+    fi
+    [ "$rc" -eq 0 ] || printf '(exit status %s)\n' "$rc"
+}
+
+# show CAPTION COMMAND [STATUS]: the caption, then run
+show() {
+    printf '\n# %s\n' "$1"
+    run "$2" "${3:-0}"
+}
+
+cat <<'EOF'
+
+tracekit demo: every command once, on the traces in examples/ and on
+programs recorded now. '#' says what a command shows, '$' is the command
+(run in a scratch directory; from the source tree, put build/ on PATH).
+'tracekit --help' lists the commands, 'tracekit COMMAND --help' their options.
+EOF
+
+section "Cacheray: memory accesses with run-time type annotations"
+show "info: what a trace holds: format, byte order, records per type, threads, addresses, annotated types" \
+    "tracekit info examples/cacheray/heap.trace"
+show "dump: one record per line (--limit N prints N, --skip N starts later; --json: JSON Lines)" \
+    "tracekit dump --limit 5 examples/cacheray/heap.trace"
+show "convert: the same trace written big-endian; byte for byte the example heap-be.trace" \
+    "tracekit convert --to cacheray --out-endian big -o heap-be.trace examples/cacheray/heap.trace"
+run "cmp heap-be.trace examples/cacheray/heap-be.trace && echo identical"
+
+if have clang; then
+    src=examples/cacheray/programs/false_sharing.c
+    show "tracekit-cc: clang, with every load and store of the program recorded (-g: struct fields for cachesim)" \
+        "tracekit-cc -O1 -g $src -o false_sharing"
+    show "run it: TRACEKIT_CACHERAY names the trace it writes (two threads, each incrementing its own counter)" \
+        "TRACEKIT_CACHERAY=false_sharing.trace ./false_sharing"
+    show "cachesim: L1 misses per type, struct field and thread, and the cache line both threads write (false sharing)" \
+        "tracekit cachesim -g false_sharing -l L1:32K:8:64 false_sharing.trace"
+else
+    echo "(clang not found: no recording; scripts/deps.sh demo installs it)"
+    show "cachesim: an L1 cache over the accesses: misses per level, type and thread" \
+        "tracekit cachesim -l L1:32K:8:64 examples/cacheray/heap.trace"
 fi
 
-# Record real programs with the Cacheray recorder (tracekit-cc, built next to
-# tracekit) and analyze their traces.
-cc=$(dirname "$tk")/tracekit-cc
-if command -v clang >/dev/null 2>&1 && [ -x "$cc" ]; then
-    crdir=$(mktemp -d)
-    trap 'rm -rf "${dir:-}" "$crdir"' EXIT
-    tkabs=$(cd "$(dirname "$tk")" && pwd)/$(basename "$tk")
-    for prog in items false_sharing; do
-        src=examples/cacheray/programs/$prog.c
-        printf '\n==== Cacheray: recording %s ====\n' "$src"
-        printf '\n$ tracekit-cc -O1 -g %s -o %s\n' "$src" "$prog"
-        "$cc" -O1 -g "$src" -o "$crdir/$prog"
-        printf '$ TRACEKIT_CACHERAY=%s.trace ./%s\n' "$prog" "$prog"
-        (cd "$crdir" && TRACEKIT_CACHERAY=$prog.trace "./$prog")
-        printf '\n$ tracekit validate %s.trace\n' "$prog"
-        (cd "$crdir" && "$tkabs" validate "$prog.trace")
-        # the cache simulator's summary: types (per field, from the
-        # program's DWARF), levels, threads, false sharing
-        printf '\n$ tracekit report %s.trace\n' "$prog"
-        (cd "$crdir" && "$tkabs" report "$prog.trace")
-        printf '\n$ tracekit cachesim --debug-info %s --level L1:32K:8:64 %s.trace\n' "$prog" "$prog"
-        (cd "$crdir" && "$tkabs" cachesim --debug-info "$prog" --level L1:32K:8:64 "$prog.trace")
-    done
+section "casemate: page-table updates logged by a hypervisor"
+show "validate: checks that a trace is well-formed; this log is (valid=yes)" \
+    "tracekit validate examples/casemate/missing-tlbi.log"
+show "its end: thread 1 breaks entry 0x81000 (writes 0), a DSB, then makes it valid: no TLBI (last: the expected verdict)" \
+    "tail -n 4 examples/casemate/missing-tlbi.log"
+show "bbm: well-formed is not correct; replayed on casemate's page-table model, that is a break-before-make violation" \
+    "tracekit bbm examples/casemate/missing-tlbi.log" 1
+show "the same update with its DSB, TLBI, DSB passes (-q: only the verdict)" \
+    "tracekit bbm -q examples/casemate/bbm.log"
+
+section "Usercorn replay (UCIR): an emulated x86-64 program"
+show "dump: each instruction disassembled, with its register and memory effects: a loop summing four numbers into rax" \
+    "tracekit dump --skip 2 --limit 5 examples/ucir/hello.ucir"
+show "replay --at: the machine after instruction 8: registers, memory map and (--mem) 32 bytes at 0x401000" \
+    "tracekit replay --at 8 --mem 0x401000:32 examples/ucir/hello.ucir"
+show "replay --reg: every change of rax and the instruction that made it (--history ADDR:LEN does memory)" \
+    "tracekit replay --reg rax examples/ucir/hello.ucir"
+
+section "LLVM XRay: function entries and exits"
+if have clang; then
+    show "record: clang's XRay instrumentation (-g: source lines), then the program run with XRay's basic log on" \
+        "clang -O0 -g -fxray-instrument -fxray-instruction-threshold=1 -pthread examples/xray/demo.c -o demo"
+    # XRay warns on stderr when it cannot read the CPU frequency
+    run "XRAY_OPTIONS='patch_premain=true xray_mode=xray-basic xray_logfile_base=demo-' XRAY_BASIC_OPTIONS='func_duration_threshold_us=0' ./demo 2>/dev/null"
+    run "mv demo-demo.* demo.xray"
+    trace=demo.xray
+    m="-m demo "
+else
+    echo "(clang not found: examples/xray/basic-v3.xray instead of a recording, functions by id only;"
+    echo " scripts/deps.sh demo installs clang)"
+    trace=examples/xray/basic-v3.xray
+    m=
 fi
+show "report: the trace in one page: threads, time span, the functions taking the most time (-m BINARY names them)" \
+    "tracekit report $m$trace"
+show "account: llvm-xray account's latency table per function, here by total time (llvm-xray's options work too)" \
+    "tracekit account $m-s sum -r dsc $trace"
+show "stack --folded: call stacks weighted by self time, for flamegraph.pl or speedscope" \
+    "tracekit stack --folded $m$trace | head -n 6"
+show "graph: the call graph in Graphviz DOT, edges labelled with call counts (| dot -Tsvg draws it)" \
+    "tracekit graph $m-e count $trace"
+if have jq; then
+    show "--json: every command's output as JSON, for scripts; jq keeps the functions called over 100 times" \
+        "tracekit account --json $m$trace | jq -r '.[] | select(.count > 100) | \"\\(.function): \\(.count) calls\"'"
+else
+    echo "(jq not found: no --json example; scripts/deps.sh demo installs it)"
+fi
+
+section "Where to go next"
+cat <<'EOF'
+README.md, "Using it"     more command lines for each format, recording with tracekit-cc
+tracekit COMMAND --help   a command's options
+man docs/tracekit.1       the manual page (man tracekit after make install)
+docs/formats/             one page per trace format: cacheray, casemate, ucir, xray
+recorder/README.md        recording C and C++ programs for Cacheray
+docs/architecture.md      the library's layers, and how to add a format
+make test                 the test suite (installs cmocka and LLVM's tools first)
+EOF

@@ -1,7 +1,15 @@
 #!/bin/sh
 # Install the Debian packages tracekit needs to build and test, skipping
-# those already installed. Usage: scripts/deps.sh [build|test|fuzz|bench|demo]...
+# those already installed. Usage: scripts/deps.sh [--list] [build|test|fuzz|bench|demo]...
+# --list prints the roles' packages, one a line, and installs nothing
+# (scripts/check_deps.sh checks them against what a build really uses).
 set -eu
+
+list=no
+if [ "${1:-}" = --list ]; then
+    list=yes
+    shift
+fi
 
 want="cmake make gcc pkg-config libbsd-dev libelf-dev libdw-dev libiberty-dev libyaml-dev"
 want="$want zlib1g-dev libdeflate-dev libsnappy-dev libcapstone-dev libjansson-dev"
@@ -13,10 +21,18 @@ for role in "$@"; do
     test) want="$want libcmocka-dev clang llvm libllvm14 llvm-14-tools libclang-rt-14-dev" ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
     bench) want="$want time llvm llvm-14-tools" ;;
-    demo) want="$want clang libclang-rt-14-dev" ;;
+    # demo: clang records examples/xray/demo.c and the Cacheray programs;
+    # jq filters one --json output, as users would
+    demo) want="$want clang libclang-rt-14-dev jq" ;;
     *) echo "deps.sh: unknown role '$role'" >&2; exit 2 ;;
     esac
 done
+
+if [ "$list" = yes ]; then
+    # shellcheck disable=SC2086
+    printf '%s\n' $want
+    exit 0
+fi
 
 missing=""
 for pkg in $want; do
@@ -32,6 +48,13 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps.sh: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# apt's chatter (debconf notes, progress) only when it fails
+log=$(mktemp)
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "deps.sh: installing$missing failed" >&2
+    exit 1
+fi
+rm -f "$log"

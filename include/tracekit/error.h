@@ -25,13 +25,16 @@ typedef enum tk_status {
 
 /* Where and what went wrong. Binary formats set `offset`; text formats set
  * `line`/`col` (1-based, 0 = unknown). `record` is the 0-based index of the
- * record being read, when there is one. */
+ * record being read, when there is one. `file` names the file the error is
+ * about when it is not the trace being read (an instrumentation map, an
+ * output file, "<stdout>"); empty otherwise. */
 typedef struct tk_error {
     tk_status status;
     uint64_t offset;
     uint64_t line, col;
     uint64_t record;
     char message[256];
+    char file[256];
 } tk_error;
 
 /* Reset to "no error". */
@@ -53,8 +56,13 @@ tk_status tk_error_set_text(tk_error *err, tk_status status, uint64_t line,
 #endif
     ;
 
+/* Say which file the error set in `err` is about (after tk_error_set:
+ * setting an error forgets the file). */
+void tk_error_set_file(tk_error *err, const char *file);
+
 /* One line, no newline: "FILE: offset 0x1234 (record 57): message" or
- * "FILE:12:3 (record 4): message". Returns `buf`. */
+ * "FILE:12:3 (record 4): message", FILE being err->file when set, else
+ * `file`. Returns `buf`. */
 const char *tk_error_format(const tk_error *err, const char *file, char *buf,
                             size_t size);
 

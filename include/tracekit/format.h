@@ -26,11 +26,16 @@ const char *tk_options_get(const tk_options *o, const char *key);
 tk_status tk_options_get_u64(const tk_options *o, const char *key,
                              uint64_t dflt, uint64_t *value, tk_error *err);
 
+/* The keys set, in the order they were first set (to check or list them). */
+size_t tk_options_count(const tk_options *o);
+const char *tk_options_key(const tk_options *o, size_t i);
+
 /* Common keys:
  *   "skip", "limit"  dump: records to skip / at most to print
  *   "strict"         validate: "1" turns warnings into a failure
- *   "endian"         cacheray: "little", "big" or "auto" (reading and writing)
- */
+ * Every other key belongs to formats: tk_format_options lists a format's;
+ * the commands below refuse a key the format does not read (TK_EUSAGE),
+ * so an option is never silently ignored. */
 
 /* ---- registry */
 size_t tk_format_count(void);
@@ -70,6 +75,14 @@ tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
 
 /* NULL-terminated list of conversion target names. */
 const char *const *tk_format_targets(const tk_format *f);
+
+/* NULL-terminated list of the option keys the format reads (beyond the
+ * common ones), e.g. "endian" for Cacheray, "instr-map" for XRay. */
+const char *const *tk_format_options(const tk_format *f);
+
+/* TK_EUSAGE ("--KEY does not apply to FORMAT traces") when `o` holds a key
+ * the format does not read; the commands above check this themselves. */
+tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -61,6 +61,29 @@ tk_status tk_input_seek(tk_input *in, uint64_t offset, tk_error *err);
  * peeks without advancing); afterwards only for files and memory. */
 tk_status tk_input_rewind(tk_input *in, tk_error *err);
 
+/* Reading progress, for a progress display (tk_input_set_progress). */
+typedef struct tk_input_progress {
+    uint64_t offset; /* the furthest byte read in this pass */
+    int64_t size;    /* the input's size, -1 when unknown (pipes) */
+    unsigned pass;   /* 1, then one more each time reading starts over */
+} tk_input_progress;
+
+typedef void (*tk_input_progress_fn)(void *ctx, const tk_input_progress *p);
+
+/* Call `fn` after each read from a file or pipe (about every 256 KiB of
+ * input) on the thread reading the input; NULL stops. `fn` runs inside
+ * tk_input_window: it should be cheap (look at a clock, draw now and then)
+ * and must not use the input. Memory inputs never call it. */
+void tk_input_set_progress(tk_input *in, tk_input_progress_fn fn, void *ctx);
+
+/* Count what is read from here on as a new pass (for readers that scan
+ * the input before reading it; tk_input_rewind does it when it rereads). */
+void tk_input_new_pass(tk_input *in);
+
+/* Report `to`'s reading through `from`'s hook, as its next pass (for a
+ * reader that copies its input to a temporary file and reads that). */
+void tk_input_share_progress(tk_input *to, const tk_input *from);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,9 +29,16 @@ typedef enum tk_sink_style {
 
 /* Field flags. */
 enum {
-    TK_SINK_HEX = 1u << 0,  /* text: print integers as 0x...; JSON: a number */
-    TK_SINK_BARE = 1u << 1  /* text records: print the value as is, without
-                               "key=" and without quotes */
+    TK_SINK_HEX = 1u << 0,     /* text: print integers as 0x...; JSON: a number */
+    TK_SINK_BARE = 1u << 1,    /* text records: print the value as is, without
+                                  "key=" and without quotes */
+    TK_SINK_SECONDS = 1u << 2, /* a duration in seconds. Text: in ns, µs, ms
+                                  or s with 3 decimals ("12.345ms"), the unit
+                                  chosen per table column by its largest
+                                  value (per value outside tables); JSON: the
+                                  number of seconds */
+    TK_SINK_PERCENT = 1u << 3  /* a ratio (0.25). Text: "25.00%"; JSON: the
+                                  ratio */
 };
 
 /* Write to `out` (not closed by tk_sink_free). */
@@ -53,7 +60,12 @@ void tk_sink_record_end(tk_sink *s);
 
 void tk_sink_u64(tk_sink *s, const char *key, uint64_t v, unsigned flags);
 void tk_sink_i64(tk_sink *s, const char *key, int64_t v);
+/* Text never uses exponents: unflagged doubles print with at most 6
+ * significant digits and 9 decimals (tk_sink_f64_flags for durations and
+ * ratios). JSON prints the shortest text that reads back exactly, null for
+ * NaN and infinities. */
 void tk_sink_f64(tk_sink *s, const char *key, double v);
+void tk_sink_f64_flags(tk_sink *s, const char *key, double v, unsigned flags);
 void tk_sink_bool(tk_sink *s, const char *key, int v);
 void tk_sink_null(tk_sink *s, const char *key);
 /* Bytes need not be NUL-terminated or valid UTF-8 (JSON replaces bad bytes
@@ -61,6 +73,18 @@ void tk_sink_null(tk_sink *s, const char *key);
 void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
                  unsigned flags);
 void tk_sink_cstr(tk_sink *s, const char *key, const char *v, unsigned flags);
+
+/* A cap on output (validate's warnings): render at most `max` more
+ * top-level objects and records; later ones are dropped and counted by the
+ * string value of their member `group_key` (e.g. "code"; "" when they have
+ * none). Top-level scalars are not counted. */
+void tk_sink_limit(tk_sink *s, uint64_t max, const char *group_key);
+/* Render everything again; the counts stay until the next tk_sink_limit. */
+void tk_sink_limit_end(tk_sink *s);
+/* Group i (first dropped first) of the values dropped by the limit: 1 with
+ * its name and count, or 0 when there are no more. */
+int tk_sink_dropped(const tk_sink *s, size_t i, const char **group,
+                    uint64_t *count);
 
 #ifdef __cplusplus
 }

@@ -205,15 +205,41 @@ static tk_status cr_convert(tk_input *in, const tk_options *o, const char *targe
 
 /* --------------------------------------------------------------- probe */
 
-/* No magic number: accept input whose first records all decode (in the
- * detected byte order) and look plausible. Low confidence, so any format
- * with a signature wins. */
+/* Whether a complete record at d holds what a recorder writes: a nonzero
+ * address in a 48-bit space, a thread id below 2^32, a nonzero access size,
+ * RTTA sizes below 2^24 and a short printable type name. Zeros and random
+ * bytes fail; the byte-order detection weighs the same facts. */
+static int cr_plausible(const uint8_t *d, uint8_t base, int big)
+{
+    uint64_t addr = tk_ld64(d + 1, big), top = addr >> 47;
+    if (addr == 0 || (top != 0 && top != 0x1FFFF))
+        return 0;
+    if (base == TK_CR_READ || base == TK_CR_WRITE)
+        return d[9] != 0 && tk_ld64(d + 10, big) < ((uint64_t)1 << 32);
+    if (tk_ld64(d + 9, big) >= ((uint64_t)1 << 32))
+        return 0;
+    if (base == TK_CR_RTTA_REMOVE)
+        return 1;
+    uint32_t len = tk_ld32(d + 25, big);
+    if (tk_ld32(d + 17, big) >= (1u << 24) || tk_ld32(d + 21, big) >= (1u << 24) ||
+        len == 0 || len >= 4096)
+        return 0;
+    for (uint32_t i = 0; i < len; i++)
+        if (d[29 + i] < 0x20 || d[29 + i] >= 0x7F)
+            return 0;
+    return 1;
+}
+
+/* No magic number: the first records (up to 64) must all decode in the
+ * detected byte order and at least 3 in 4 of them look real. Input too short
+ * for one whole record is not recognised (only --format reads it). Low
+ * confidence, so any format with a signature wins. */
 static int cr_probe(const uint8_t *d, size_t n, int whole)
 {
-    tk_endian e = tk_cacheray_detect_endian(d, n);
-    int big = e == TK_ENDIAN_BIG;
+    (void)whole;
+    int big = tk_cacheray_detect_endian(d, n) == TK_ENDIAN_BIG;
     size_t i = 0;
-    int records = 0;
+    int records = 0, real = 0;
     while (i < n && records < 64) {
         uint8_t tag = d[i], base = tag & (uint8_t)~TK_CR_FLAG_MASK;
         size_t len;
@@ -228,12 +254,13 @@ static int cr_probe(const uint8_t *d, size_t n, int whole)
         } else {
             return 0;
         }
-        if (len > n - i) /* cut short: let the reader say where */
-            return whole ? (records ? 20 : 5) : (records ? 20 : 0);
+        if (len > n - i) /* cut short: the reader says where */
+            break;
+        real += cr_plausible(d + i, base, big);
         i += len;
         records++;
     }
-    return records ? 20 : 0;
+    return records && real * 4 >= records * 3 ? 20 : 0;
 }
 
 const struct tk_format tk_fmt_cacheray = {
@@ -246,4 +273,5 @@ const struct tk_format tk_fmt_cacheray = {
     .convert = cr_convert,
     .report = tk_cr_sim_report,
     .targets = cr_targets,
+    .options = (const char *const[]){"endian", "out-endian", NULL},
 };

@@ -86,8 +86,9 @@ static void levels(out *o)
         tk_sink_u64(o->s, "writes", st->writes, 0);
         tk_sink_u64(o->s, "read_misses", st->read_misses, 0);
         tk_sink_u64(o->s, "write_misses", st->write_misses, 0);
-        tk_sink_f64(o->s, "miss_rate",
-                    rate(st->read_misses + st->write_misses, st->reads + st->writes));
+        tk_sink_f64_flags(o->s, "miss_rate",
+                          rate(st->read_misses + st->write_misses, st->reads + st->writes),
+                          TK_SINK_PERCENT);
         const char *keys[] = {"compulsory", "capacity", "conflict"};
         uint64_t v[] = {st->compulsory, st->capacity, st->conflict};
         for (int i = 0; i < 3; i++) {

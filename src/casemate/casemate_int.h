@@ -36,6 +36,7 @@ int tk_cm_lookup(const tk_cm_words *t, const uint8_t *w, size_t n);
 void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *rec, uint64_t index,
                        uint64_t line, uint64_t col);
 tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+tk_status tk_cm_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 
 /* Questionable-but-legal records (validate's warnings). */
 typedef enum tk_cm_warning {

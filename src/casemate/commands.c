@@ -5,6 +5,7 @@
 
 #include "casemate/casemate_int.h"
 #include "core/format_ops.h"
+#include "core/strbuf.h"
 
 /* ---------------------------------------------------------------- dump */
 
@@ -225,8 +226,22 @@ static tk_status cm_convert(tk_input *in, const tk_options *o, const char *targe
 
 /* --------------------------------------------------------------- probe */
 
+/* The rest of a '!' line is text: printable ASCII, tabs, valid UTF-8
+ * (so a stray '!' at the start of binary data does not make a log). */
+static int cm_text_line(const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+    while (i < n && d[i] != '\n') {
+        size_t len = d[i] >= 0x80 ? tk_utf8_len(d + i, n - i) : 1;
+        if (len == 0 || (d[i] < 0x20 && d[i] != '\t' && d[i] != '\r') || d[i] == 0x7F)
+            return 0;
+        i += len;
+    }
+    return 1;
+}
+
 /* Text whose first thing after blanks and ; comments is '(' and a record
- * kind, or a '!' line (a log with no records). */
+ * kind, or a '!' line of text (a log with no records). */
 static int cm_probe(const uint8_t *d, size_t n, int whole)
 {
     (void)whole;
@@ -249,7 +264,7 @@ static int cm_probe(const uint8_t *d, size_t n, int whole)
     if (i >= n)
         return 0;
     if (d[i] == '!')
-        return 10;
+        return cm_text_line(d + i + 1, n - i - 1) ? 10 : 0;
     if (d[i] != '(')
         return 0;
     i++;
@@ -272,5 +287,6 @@ const struct tk_format tk_fmt_casemate = {
     .dump = cm_dump,
     .validate = cm_validate,
     .convert = cm_convert,
+    .report = tk_cm_report,
     .targets = cm_targets,
 };

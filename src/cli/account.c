@@ -27,7 +27,7 @@ static const char help[] =
     "options:\n"
     "  -s, --sort FIELD      funcid (default), count, min, med, 90p, 99p, max,\n"
     "                        sum or func (function name)\n"
-    "  -r, --sort-order ORD  asc (default) or dsc\n"
+    "  -r, --sort-order ORD  asc (default) or dsc (also --sortorder)\n"
     "  -p, --top N           only the first N rows\n"
     "  -f, --output-format text|csv\n"
     "                        table style (default text); also --format text\n"
@@ -45,6 +45,8 @@ static const char help[] =
     "  --json                an array of objects: funcid, function, count,\n"
     "                        min, med, p90, p99, max, sum (seconds)\n"
     "  --format NAME         read the input as NAME (text, csv: -f)\n"
+    "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
+    "                        after a second), always or never\n"
     "  -h, --help            show this help\n"
     "\nllvm-xray's spellings work too: -sort=count, -sortorder=dsc, -top=5,\n"
     "-format=csv, -output=OUT, -instr_map=BIN, -keep-going=false, ...\n";
@@ -54,6 +56,7 @@ static struct {
     int descending, csv, keep_going, by_name;
     uint64_t top;
     const char *output;
+    const char *style; /* the table style as given, if it was */
     tk_xray_account_options opt;
 } A = {.top = UINT64_MAX, .output = "-"};
 
@@ -63,6 +66,7 @@ static int table_style(const char *v)
     if (strcmp(v, "text") && strcmp(v, "csv"))
         return 0;
     A.csv = strcmp(v, "csv") == 0;
+    A.style = A.csv ? "--output-format csv" : "--output-format text";
     return 1;
 }
 
@@ -249,6 +253,7 @@ int cmd_account(int argc, char **argv)
         {"keep-going", no_argument, NULL, 'k'},
         {"recursive-calls-only", no_argument, NULL, OPT_RECURSIVE},
         {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+        CLI_PROGRESS_LONG_OPTION,
         CLI_XRAY_MAP_LONG_OPTIONS,
         {0}};
     cli c;
@@ -257,6 +262,7 @@ int cmd_account(int argc, char **argv)
         return EXIT_TROUBLE;
     tk_xray_reader *r;
     int rc = cli_parse(&c, argc, argv, "hs:r:p:dkm:f:o:", longopts, help, extra, &path);
+    rc = cli_exclusive(&c, rc, c.json && A.style, A.style, "--json");
     rc = cli_open_xray(&c, rc, path, &r);
     if (!r)
         return rc;

@@ -42,6 +42,8 @@ static const char help[] =
     "  --json                  one JSON object: {\"ok\", \"events\", \"violation\":\n"
     "                          {\"code\", \"message\", \"id\", \"tid\", \"src\"} or null}\n"
     "  --format NAME           read the input as NAME (casemate) without detecting\n"
+    "  --progress WHEN         progress line on stderr: auto (on a terminal,\n"
+    "                          after a second), always or never\n"
     "  -h, --help              show this help\n";
 
 static struct {
@@ -214,10 +216,8 @@ static int check(cli *c, tk_casemate_reader *r, tk_cm_checker *k)
     } else {
         print_summary(k, r, records);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "tracekit: <stdout>: write error\n");
-        return EXIT_TROUBLE;
-    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_report_stdout();
     if (dot_rc != EXIT_OK)
         return dot_rc;
     return v ? EXIT_BAD_TRACE : EXIT_OK;
@@ -226,7 +226,7 @@ static int check(cli *c, tk_casemate_reader *r, tk_cm_checker *k)
 int cmd_bbm(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
+        CLI_BASE_LONG_OPTIONS,
         {"quiet", no_argument, NULL, 'q'},
         {"print-state", no_argument, NULL, 'p'},
         {"watch", required_argument, NULL, 'W'},

@@ -45,6 +45,8 @@ static const char help[] =
     "                        false_sharing, reuse\n"
     "  --endian ORDER        byte order: little, big or auto (default)\n"
     "  --format NAME         read the input as NAME (cacheray) without detecting\n"
+    "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
+    "                        after a second), always or never\n"
     "  -h, --help            show this help\n";
 
 enum {
@@ -154,7 +156,7 @@ static int simulate(cli *c, tk_cachesim *sim)
 int cmd_cachesim(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
+        CLI_BASE_LONG_OPTIONS, CLI_CACHERAY_LONG_OPTIONS,
         {"level", required_argument, NULL, 'l'},
         {"config", required_argument, NULL, 'c'},
         {"debug-info", required_argument, NULL, 'g'},

@@ -18,16 +18,28 @@ enum {
     OPT_DEMANGLE,
     OPT_THREADS,
     OPT_MAX_FRAME,
+    OPT_PROGRESS,
     OPT_FIRST_COMMAND_OPTION /* commands number their own from here */
 };
 
-#define CLI_COMMON_LONG_OPTIONS                                              \
+/* --progress auto|always|never (progress.h); every command reading a trace. */
+#define CLI_PROGRESS_LONG_OPTION {"progress", required_argument, NULL, OPT_PROGRESS}
+
+/* What every trace-reading command takes; a command for one format adds
+ * that format's options below (and no other's: an option never does
+ * nothing). */
+#define CLI_BASE_LONG_OPTIONS                                                \
     {"format", required_argument, NULL, OPT_FORMAT},                         \
     {"json", no_argument, NULL, OPT_JSON},                                   \
-    {"endian", required_argument, NULL, OPT_ENDIAN},                         \
-    {"threads", required_argument, NULL, OPT_THREADS},                       \
-    {"max-frame", required_argument, NULL, OPT_MAX_FRAME},                   \
+    CLI_PROGRESS_LONG_OPTION,                                                \
     {"help", no_argument, NULL, 'h'}
+#define CLI_CACHERAY_LONG_OPTIONS {"endian", required_argument, NULL, OPT_ENDIAN}
+#define CLI_UCIR_LONG_OPTIONS                                                \
+    {"threads", required_argument, NULL, OPT_THREADS},                       \
+    {"max-frame", required_argument, NULL, OPT_MAX_FRAME}
+/* The commands every format answers (info, dump, validate, ...). */
+#define CLI_COMMON_LONG_OPTIONS                                              \
+    CLI_BASE_LONG_OPTIONS, CLI_CACHERAY_LONG_OPTIONS, CLI_UCIR_LONG_OPTIONS
 
 /* Names for XRay function ids (account, stack, convert, report). */
 #define CLI_XRAY_MAP_LONG_OPTIONS                                            \
@@ -38,8 +50,9 @@ enum {
 
 #define CLI_XRAY_MAP_HELP                                                    \
     "  -m, --instr-map BIN   XRay: binary (or YAML map) with the xray_instr_map\n" \
-    "                        section, to name functions\n"                  \
-    "  --no-demangle         XRay: keep C++ names mangled\n"
+    "                        section, to name functions (also --instr_map)\n" \
+    "  --no-demangle         XRay: keep C++ names mangled (--demangle: the\n" \
+    "                        default, LLVM's spelling)\n"
 
 #define CLI_COMMON_HELP                                                      \
     "  --format NAME     read the input as NAME instead of detecting it\n"   \
@@ -47,12 +60,15 @@ enum {
     "  --threads N       ucir: frame decoding threads (default: all cores)\n" \
     "  --max-frame SIZE  ucir: largest inflated frame accepted (default 256M)\n" \
     "  --json            machine-readable JSON output\n"                     \
+    "  --progress WHEN   progress line on stderr: auto (on a terminal, after\n" \
+    "                    a second), always or never\n"                       \
     "  -h, --help        show this help\n"
 
 typedef struct cli {
     const char *command;
     const char *format_name; /* --format */
     int json;
+    int progress; /* --progress: CLI_PROGRESS_AUTO, ... */
     tk_options *opts;
     /* set by cli_open */
     const char *path;
@@ -69,6 +85,16 @@ int cli_common_option(cli *c, int opt, const char *arg);
 int cli_open(cli *c, const char *path);
 void cli_close(cli *c);
 
+/* Route standard output through a stream that keeps the reason of a failed
+ * write (call first thing in main). */
+void cli_wrap_stdout(void);
+/* Standard output failed: print "tracekit: <stdout>: write failed: REASON"
+ * (once per run) and return EXIT_TROUBLE. */
+int cli_report_stdout(void);
+/* After a command (or help) wrote to standard output: flush it, and report
+ * a failure unless reported already. Returns `rc`, or EXIT_TROUBLE. */
+int cli_stdout_check(int rc);
+
 /* Print "tracekit: FILE: offset ... : message" and return the exit status
  * for err->status. */
 int cli_report(const char *file, const tk_error *err);
@@ -83,6 +109,14 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 #endif
     ;
 int cli_exit_status(tk_status st);
+/* "A and B exclude each other" (both options named), for the command:
+ * returns EXIT_TROUBLE, or `rc` when `clash` is 0 or rc is already set
+ * (>= 0). For checks after cli_parse: rc = cli_exclusive(c, rc, x && y,
+ * "--x", "--y"). */
+int cli_exclusive(cli *c, int rc, int clash, const char *a, const char *b);
+/* A count as the library reads one (decimal, 0x hex, K/M/G suffix): 0 and
+ * *v set, or -1. */
+int cli_parse_count(const char *arg, uint64_t *v);
 /* Set an option, reporting allocation failure. */
 int cli_set(cli *c, const char *key, const char *value);
 

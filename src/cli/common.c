@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "spelling.h"
 
 int cli_exit_status(tk_status st)
@@ -34,6 +36,23 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     fprintf(stderr, " (try 'tracekit %s --help')\n", command);
     va_end(ap);
     return EXIT_TROUBLE;
+}
+
+int cli_parse_count(const char *arg, uint64_t *v)
+{
+    tk_options *o = tk_options_new();
+    tk_error err;
+    int ok = o && tk_options_set(o, "n", arg) == TK_OK &&
+             tk_options_get_u64(o, "n", 0, v, &err) == TK_OK;
+    tk_options_free(o);
+    return ok ? 0 : -1;
+}
+
+int cli_exclusive(cli *c, int rc, int clash, const char *a, const char *b)
+{
+    if (rc >= 0 || !clash)
+        return rc;
+    return cli_usage_error(c->command, "%s and %s exclude each other", a, b);
 }
 
 int cli_init(cli *c, const char *command)
@@ -78,6 +97,12 @@ int cli_common_option(cli *c, int opt, const char *arg)
         return cli_set(c, "demangle", "1") == EXIT_OK ? 1 : -1;
     case OPT_THREADS:
         return cli_set(c, "threads", arg) == EXIT_OK ? 1 : -1;
+    case OPT_PROGRESS:
+        if ((c->progress = cli_progress_mode(arg)) < 0) {
+            cli_usage_error(c->command, "--progress takes auto, always or never, not '%s'", arg);
+            return -1;
+        }
+        return 1;
     case OPT_MAX_FRAME:
         return cli_set(c, "max-frame", arg) == EXIT_OK ? 1 : -1;
     case OPT_ENDIAN:
@@ -99,6 +124,7 @@ int cli_open(cli *c, const char *path)
     c->in = tk_input_open(path, &err);
     if (!c->in)
         return cli_report(c->path, &err);
+    cli_progress_start(c->progress, c->command, c->path, c->in);
     if (c->format_name) {
         c->fmt = tk_format_find(c->format_name);
     } else {
@@ -106,11 +132,15 @@ int cli_open(cli *c, const char *path)
         if (!c->fmt)
             return cli_report(c->path, &err);
     }
+    /* an option this format does not read is refused, never ignored */
+    if (tk_format_check_options(c->fmt, c->opts, &err) != TK_OK)
+        return cli_report(c->path, &err);
     return EXIT_OK;
 }
 
 void cli_close(cli *c)
 {
+    cli_progress_stop();
     tk_input_close(c->in);
     tk_options_free(c->opts);
     free(c->args);
@@ -132,6 +162,24 @@ static int long_failed(const char *arg, const struct option *longopts, int lette
     return 0;
 }
 
+/* `CMD --list-options` (not in the help): the command's option table, one
+ * option a line, for the test that keeps help, man page and README true. */
+static int list_options(const char *shortopts, const struct option *longopts)
+{
+    for (const char *p = shortopts; *p; p++)
+        if (*p != ':')
+            printf("-%c\n", *p);
+    for (const struct option *o = longopts; o->name; o++) {
+        const char *letter = o->val > 0 && o->val < 0x100 && o->val != ':'
+                                 ? strchr(shortopts, o->val) : NULL;
+        if (letter) /* the same option: either spelling documents it */
+            printf("--%s -%c\n", o->name, o->val);
+        else
+            printf("--%s\n", o->name);
+    }
+    return EXIT_OK;
+}
+
 int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
               const struct option *longopts, const char *help,
               cli_extra_fn extra, const char **path)
@@ -139,6 +187,8 @@ int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
     int opt;
     opterr = 0;
     optind = 1;
+    if (argc == 2 && strcmp(argv[1], "--list-options") == 0)
+        return list_options(shortopts, longopts);
     c->args = argv = cli_spell_llvm(&argc, argv, shortopts, longopts);
     if (!argv) {
         fprintf(stderr, "tracekit: out of memory\n");
@@ -180,14 +230,75 @@ tk_sink *cli_sink(cli *c)
     return s;
 }
 
+/* Standard output goes through a stream of ours that notes the errno of
+ * its first failed write (stdio forgets it once a failed flush dropped the
+ * buffer, and a write error must say why); glibc lets a program set
+ * stdout. stdout_reported: the failure was reported (it is, once). */
+static int stdout_errno, stdout_reported;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t n)
+{
+    (void)cookie;
+    cli_progress_output(buf, n); /* erases the progress line on a shared terminal */
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(STDOUT_FILENO, buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            if (!stdout_errno)
+                stdout_errno = errno;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)n;
+}
+
+void cli_wrap_stdout(void)
+{
+    cookie_io_functions_t io = {.write = stdout_write};
+    FILE *f = fopencookie(NULL, "w", io);
+    if (!f)
+        return; /* the plain stream still works, without the reason */
+    int tty = isatty(STDOUT_FILENO);
+    setvbuf(f, NULL, tty ? _IOLBF : _IOFBF, tty ? BUFSIZ : (size_t)1 << 16);
+    stdout = f;
+}
+
+int cli_report_stdout(void)
+{
+    fflush(stdout);
+    if (!stdout_reported) {
+        tk_error err;
+        if (stdout_errno)
+            tk_error_set(&err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "write failed: %s",
+                         strerror(stdout_errno));
+        else
+            tk_error_set(&err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "write failed");
+        tk_error_set_file(&err, "<stdout>");
+        cli_report(NULL, &err);
+    }
+    stdout_reported = 1;
+    return EXIT_TROUBLE;
+}
+
+int cli_stdout_check(int rc)
+{
+    if (ferror(stdout) || fflush(stdout) != 0) {
+        int out = cli_report_stdout();
+        return rc == EXIT_OK ? out : rc;
+    }
+    return rc;
+}
+
 int cli_finish(cli *c, tk_sink *s)
 {
     tk_error err;
     tk_error_clear(&err);
     (void)c;
-    if (tk_sink_finish(s, &err) != TK_OK)
-        return cli_report("<stdout>", &err);
-    return EXIT_OK;
+    if (tk_sink_finish(s, &err) == TK_OK)
+        return EXIT_OK;
+    return ferror(stdout) ? cli_report_stdout() : cli_report(NULL, &err);
 }
 
 int cli_run(cli *c, int parse_rc, const char *path, cli_sink_fn fn)
@@ -202,7 +313,10 @@ int cli_run(cli *c, int parse_rc, const char *path, cli_sink_fn fn)
         } else {
             tk_status st = fn(c, s, &err);
             int out = cli_finish(c, s);
-            rc = st != TK_OK ? cli_report(c->path, &err) : out;
+            if (st != TK_OK && !(st == TK_EIO && ferror(stdout)))
+                rc = cli_report(c->path, &err); /* else reported by cli_finish */
+            else
+                rc = st != TK_OK ? EXIT_TROUBLE : out;
         }
         tk_sink_free(s);
     }
@@ -262,27 +376,21 @@ int cli_parse_size(const char *command, const char *option, const char *arg, uin
 }
 
 /* Commit `out` after the writer returned `st` (err: its error), or drop it
- * when the writer failed. Called right after the writer: errno is the
- * reason of a failed write. */
-static int output_finish(tk_output *out, const char *path, tk_status st, const tk_error *err)
+ * when the writer failed. A failed write shows in the stream: committing
+ * then reports it, with the system's reason, and removes the file. */
+static int output_finish(cli *c, tk_output *out, const char *path, tk_status st,
+                         const tk_error *err)
 {
-    int reason = errno;
     tk_error e;
     tk_error_clear(&e);
-    if (st == TK_OK) {
+    if (st == TK_OK || (st == TK_EIO && ferror(tk_output_file(out)))) {
         if (tk_output_commit(out, &e) == TK_OK)
             return EXIT_OK;
-        return cli_report(NULL, &e);
+        return strcmp(path, "-") == 0 ? cli_report_stdout() : cli_report(NULL, &e);
     }
     tk_output_abort(out);
-    if (st != TK_EIO)
-        return cli_report(NULL, err);
-    const char *what = strcmp(path, "-") == 0 ? "standard output" : path;
-    if (reason)
-        fprintf(stderr, "tracekit: writing %s failed: %s\n", what, strerror(reason));
-    else
-        fprintf(stderr, "tracekit: writing %s failed\n", what);
-    return EXIT_TROUBLE;
+    /* the writer's own errors: about the trace, or the command's use */
+    return cli_report(err->status == TK_EUSAGE ? c->command : c->path, err);
 }
 
 int cli_write_output(cli *c, const char *path, cli_write_fn fn, void *ctx)
@@ -305,7 +413,7 @@ int cli_write_output(cli *c, const char *path, cli_write_fn fn, void *ctx)
         else if (st == TK_OK && ferror(f))
             st = TK_EIO;
     }
-    int rc = output_finish(out, path, st, &err);
+    int rc = output_finish(c, out, path, st, &err);
     tk_sink_free(json);
     return rc;
 }

@@ -25,6 +25,9 @@ static const char help[] =
     "  jsonl             JSON Lines, one object per record (as dump --json)\n"
     "  ucir              Usercorn replay trace, 2016 spec (frames and keyframes\n"
     "                    kept, recompressed)\n"
+    "  tenet             UCIR: Tenet's text trace (one line per instruction:\n"
+    "                    changed registers, memory reads and writes)\n"
+    "  drcov             UCIR: DynamoRIO drcov coverage (Lighthouse, bncov)\n"
     "  xray-basic        XRay basic mode v3 (events are dropped)\n"
     "  xray-fdr          XRay FDR v5\n"
     "  chrome            Chrome Trace Event JSON (Perfetto, chrome://tracing)\n"
@@ -93,6 +96,14 @@ static int extra(cli *c, int opt, const char *arg)
     }
 }
 
+/* The trace as the target, into -o's file or standard output. */
+static tk_status write_target(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
+{
+    (void)json;
+    (void)ctx;
+    return tk_convert(c->fmt, c->in, c->opts, target, f, err);
+}
+
 int cmd_convert(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -114,24 +125,17 @@ int cmd_convert(int argc, char **argv)
     int rc = cli_parse(&c, argc, argv, "ho:m:f:sy", longopts, help, extra, &path);
     if (rc < 0 && !target)
         rc = cli_usage_error("convert", "--to TARGET is required");
+    if (rc < 0 && c.json)
+        rc = cli_usage_error("convert", "--json does not apply: the output is --to's target "
+                                        "(--to jsonl writes JSON Lines)");
+    /* only Cacheray is written in either byte order */
+    if (rc < 0 && tk_options_get(c.opts, "out-endian") && strcmp(target, "cacheray") != 0)
+        rc = cli_usage_error("convert", "--out-endian applies to --to cacheray, not --to %s",
+                             target);
     if (rc < 0)
         rc = cli_open(&c, path);
-    if (rc == EXIT_OK && c.in) {
-        tk_error err;
-        tk_error_clear(&err);
-        tk_output *out = tk_output_open(output, &err);
-        if (!out) {
-            rc = cli_report(output, &err);
-        } else {
-            tk_status st = tk_convert(c.fmt, c.in, c.opts, target, tk_output_file(out), &err);
-            if (st != TK_OK) {
-                tk_output_abort(out);
-                rc = cli_report(err.status == TK_EUSAGE ? "convert" : c.path, &err);
-            } else if (tk_output_commit(out, &err) != TK_OK) {
-                rc = cli_report(output, &err);
-            }
-        }
-    }
+    if (rc == EXIT_OK && c.in)
+        rc = cli_write_output(&c, output, write_target, NULL);
     cli_close(&c);
     return rc;
 }

@@ -20,12 +20,23 @@ static const char help[] =
     "                    each instruction's effects (default; --skip/--limit\n"
     "                    count instructions), or the records as they are\n" CLI_COMMON_HELP;
 
+/* A count: checked here so that `--limit FILE` says so, not "missing FILE". */
+static int count(cli *c, const char *option, const char *key, const char *arg)
+{
+    uint64_t v;
+    if (cli_parse_count(arg, &v) != 0) {
+        cli_usage_error(c->command, "%s takes a number, not '%s'", option, arg);
+        return -1;
+    }
+    return cli_set(c, key, arg) == EXIT_OK ? 1 : -1;
+}
+
 static int extra(cli *c, int opt, const char *arg)
 {
     if (opt == OPT_LIMIT)
-        return cli_set(c, "limit", arg) == EXIT_OK ? 1 : -1;
+        return count(c, "--limit", "limit", arg);
     if (opt == OPT_SKIP)
-        return cli_set(c, "skip", arg) == EXIT_OK ? 1 : -1;
+        return count(c, "--skip", "skip", arg);
     if (opt == OPT_RECORDS)
         return cli_set(c, "records", arg) == EXIT_OK ? 1 : -1;
     return 0;

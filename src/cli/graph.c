@@ -30,6 +30,8 @@ static const char help[] =
     "  --json                      a JSON object: vertices and edges in the\n"
     "                              same order, with all their statistics\n"
     "  --format NAME               read the input as NAME\n"
+    "  --progress WHEN             progress line on stderr: auto (on a terminal,\n"
+    "                              after a second), always or never\n"
     "  -h, --help                  show this help\n"
     "\nllvm-xray's spellings work too: -edge-label=sum, -color-vertices=90p,\n"
     "-output=OUT, -instr_map=BIN, -keep-going=false, ...\n";
@@ -39,10 +41,13 @@ static struct {
     tk_xray_graph_print_options print;
     int keep_going;
     const char *output;
+    const char *styled; /* the first label or colour option given */
 } G = {.output = "-"};
 
 static int stat_option(cli *c, const char *what, const char *arg, tk_xray_graph_stat *st)
 {
+    if (!G.styled)
+        G.styled = what;
     if (tk_xray_graph_parse_stat(arg, st) != 0) {
         cli_usage_error(c->command,
                         "%s takes none, count, min, med, 90p, 99p, max or sum, not '%s'",
@@ -161,7 +166,7 @@ static tk_status write_graph(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error
 int cmd_graph(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
+        CLI_BASE_LONG_OPTIONS,
         {"edge-label", required_argument, NULL, 'e'},
         {"vertex-label", required_argument, NULL, 'v'},
         {"color-edges", required_argument, NULL, 'c'},
@@ -177,6 +182,8 @@ int cmd_graph(int argc, char **argv)
         return EXIT_TROUBLE;
     tk_xray_reader *r;
     int rc = cli_parse(&c, argc, argv, "he:v:c:b:dko:m:", longopts, help, extra, &path);
+    /* labels and colours are the DOT text's; --json has every statistic */
+    rc = cli_exclusive(&c, rc, c.json && G.styled, G.styled, "--json");
     rc = cli_open_xray(&c, rc, path, &r);
     if (!r)
         return rc;

@@ -33,8 +33,11 @@ static const char help[] =
     "  --interval SIZE       inflated bytes between checkpoints when building\n"
     "                        the index (default 2M)\n"
     "  --threads N           frame decoding threads (default: all cores)\n"
+    "  --max-frame SIZE      largest inflated frame accepted (default 256M)\n"
     "  --json                one JSON object (history: one per line)\n"
     "  --format NAME         read the input as NAME\n"
+    "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
+    "                        after a second), always or never\n"
     "  -h, --help            show this help\n";
 
 enum { OPT_INDEX = OPT_FIRST_COMMAND_OPTION, OPT_NO_INDEX, OPT_INTERVAL };
@@ -487,7 +490,7 @@ static int fail(cli *c, const tk_error *err)
 int cmd_replay(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
+        CLI_BASE_LONG_OPTIONS, CLI_UCIR_LONG_OPTIONS,
         {"at", required_argument, NULL, 'a'},
         {"mem", required_argument, NULL, 'M'},
         {"history", required_argument, NULL, 'H'},
@@ -501,6 +504,13 @@ int cmd_replay(int argc, char **argv)
     if (cli_init(&c, "replay") != EXIT_OK)
         return EXIT_TROUBLE;
     int rc = cli_parse(&c, argc, argv, "ha:M:H:r:", longopts, help, extra, &path);
+    /* a history covers the whole trace, the state one instruction */
+    rc = cli_exclusive(&c, rc, R.have_at && R.have_history, "--at", "--history");
+    rc = cli_exclusive(&c, rc, R.have_at && R.reg, "--at", "--reg");
+    rc = cli_exclusive(&c, rc, R.nmem && (R.have_history || R.reg), "--mem",
+                       R.have_history ? "--history" : "--reg");
+    rc = cli_exclusive(&c, rc, R.no_index && R.index, "--no-index", "--index");
+    rc = cli_exclusive(&c, rc, R.no_index && R.interval, "--no-index", "--interval");
     if (rc >= 0) {
         cli_close(&c);
         return rc;

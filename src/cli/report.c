@@ -4,9 +4,17 @@
 static const char help[] =
     "usage: tracekit report [OPTIONS] FILE\n"
     "\n"
-    "The format's main analysis in one page. XRay: mode, records, threads,\n"
-    "functions, time span, records that do not match, and the ten functions\n"
-    "taking the most time (count, sum, median, 99th percentile, max).\n"
+    "The format's main analysis in one page:\n"
+    "  XRay      mode, records, threads, functions, time span, records that do\n"
+    "            not match or are in their thread's past, and the ten functions\n"
+    "            taking the most time (count, sum, median, 99th percentile, max)\n"
+    "  Cacheray  a one-level cache simulation (cachesim's defaults): accesses,\n"
+    "            misses by kind, per type and per thread\n"
+    "  casemate  records by kind, threads, and the break-before-make verdict\n"
+    "            (bbm with casemate-check's defaults; as_expected compares it\n"
+    "            with the log's own '!' line)\n"
+    "  UCIR      a replay's summary: architecture, instruction counts, code\n"
+    "            addresses, operations, syscalls, final maps and registers\n"
     "\n"
     "options:\n" CLI_XRAY_MAP_HELP CLI_COMMON_HELP;
 

@@ -40,6 +40,8 @@ static const char help[] =
     "  -o, --output OUT      write to OUT (default: standard output)\n"
     CLI_XRAY_MAP_HELP
     "  --format NAME         read the input as NAME\n"
+    "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
+    "                        after a second), always or never\n"
     "  -h, --help            show this help\n"
     "\nllvm-xray's spellings work too: -all-stacks, -stack-format=flame,\n"
     "-aggregation-type=count, -instr_map=BIN, -keep-going=false, ...\n";
@@ -111,7 +113,7 @@ static tk_status write_stacks(cli *c, FILE *f, tk_sink *json, void *ctx, tk_erro
 int cmd_stack(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
+        CLI_BASE_LONG_OPTIONS,
         {"per-thread-stacks", no_argument, NULL, OPT_PER_THREAD},
         {"aggregate-threads", no_argument, NULL, OPT_AGGREGATE},
         {"all-stacks", no_argument, NULL, OPT_ALL},
@@ -135,6 +137,10 @@ int cmd_stack(int argc, char **argv)
         rc = cli_usage_error("stack", "--stack-format flame needs --all-stacks");
     if (rc < 0 && S.all && !S.flame)
         rc = cli_usage_error("stack", "--all-stacks needs --stack-format flame");
+    /* --json lists every stack with calls, total and self time */
+    rc = cli_exclusive(&c, rc, c.json && S.folded, "--folded", "--json");
+    rc = cli_exclusive(&c, rc, c.json && S.all, "--all-stacks", "--json");
+    rc = cli_exclusive(&c, rc, S.folded && S.all, "--folded", "--all-stacks");
     tk_xray_reader *r;
     rc = cli_open_xray(&c, rc, path, &r);
     if (!r)

@@ -15,6 +15,13 @@ void tk_error_clear(tk_error *err)
     err->line = err->col = 0;
     err->record = TK_NO_RECORD;
     err->message[0] = '\0';
+    err->file[0] = '\0';
+}
+
+void tk_error_set_file(tk_error *err, const char *file)
+{
+    if (err)
+        snprintf(err->file, sizeof err->file, "%s", file ? file : "");
 }
 
 static void set_message(tk_error *err, const char *fmt, va_list ap)
@@ -69,6 +76,8 @@ const char *tk_error_format(const tk_error *err, const char *file, char *buf,
     if (size == 0)
         return buf;
     buf[0] = '\0';
+    if (err->file[0])
+        file = err->file;
     if (file)
         APPEND("%s", file);
     if (err->line) {

@@ -9,11 +9,22 @@
 /* Bytes handed to probes: enough for every format's signature. */
 #define TK_PROBE_BYTES 4096
 
+/* The lowest score that names a format: below it (or when the first
+ * TK_PROBE_BYTES are all zero) the input is "not a recognized trace".
+ * Scores in use (docs/architecture.md has them all): 60-100 a magic number
+ * or header that checks out; 80 casemate's first record; 50 a plausible
+ * header cut short (the format's reader then reports the truncation); 20
+ * Cacheray records that decode and look real; 15 an XRay header with
+ * nonzero padding; 10 a casemate log with only a '!' line. */
+#define TK_PROBE_MIN_SCORE 10
+
 struct tk_format {
     const char *name;
     const char *description;
     /* Confidence 0 (not mine) .. 100 (certain) from the first `n` bytes;
-     * `whole` says these are all the bytes there are. */
+     * `whole` says these are all the bytes there are. A file that starts
+     * like the format but is too short to hold its header must still score
+     * at least TK_PROBE_MIN_SCORE, so its reader names the truncation. */
     int (*probe)(const uint8_t *head, size_t n, int whole);
     tk_status (*info)(tk_input *, const tk_options *, tk_sink *, tk_error *);
     tk_status (*dump)(tk_input *, const tk_options *, tk_sink *, tk_error *);
@@ -23,6 +34,7 @@ struct tk_format {
                          FILE *, tk_error *);
     tk_status (*report)(tk_input *, const tk_options *, tk_sink *, tk_error *);
     const char *const *targets; /* NULL-terminated */
+    const char *const *options; /* keys it reads beyond skip, limit, strict */
 };
 
 /* Each format defines one of these in src/<format>/format.c. */

@@ -34,6 +34,10 @@ struct tk_input {
     uint64_t file_size;    /* FILE: at open */
     size_t cap;            /* FILE/STREAM: buffer capacity */
     int eof;               /* FILE/STREAM: read() returned 0 */
+    tk_input_progress_fn progress; /* FILE/STREAM: called after each fill */
+    void *progress_ctx;
+    uint64_t furthest;     /* end of what this pass has read */
+    unsigned pass;
 };
 
 static tk_input *input_alloc(const char *name, tk_error *err)
@@ -48,6 +52,7 @@ static tk_input *input_alloc(const char *name, tk_error *err)
         return NULL;
     }
     in->fd = -1;
+    in->pass = 1;
     return in;
 }
 
@@ -139,6 +144,37 @@ uint64_t tk_input_offset(const tk_input *in)
     return in->consumed + in->pos; /* consumed is 0 for memory */
 }
 
+void tk_input_set_progress(tk_input *in, tk_input_progress_fn fn, void *ctx)
+{
+    in->progress = fn;
+    in->progress_ctx = ctx;
+}
+
+void tk_input_new_pass(tk_input *in)
+{
+    in->pass++;
+    in->furthest = 0;
+}
+
+void tk_input_share_progress(tk_input *to, const tk_input *from)
+{
+    to->progress = from->progress;
+    to->progress_ctx = from->progress_ctx;
+    to->pass = from->pass + 1;
+    to->furthest = 0;
+}
+
+/* After a fill: one call per 256 KiB chunk at most, so a hook that reads
+ * a clock each time costs far less than the bytes it reports. */
+static void report_progress(tk_input *in)
+{
+    uint64_t end = in->consumed + in->size;
+    if (end > in->furthest)
+        in->furthest = end;
+    tk_input_progress p = {in->furthest, tk_input_size(in), in->pass};
+    in->progress(in->progress_ctx, &p);
+}
+
 /* Fill the buffer until it holds `want` bytes past pos, or EOF. */
 static int fill_buffer(tk_input *in, size_t want, tk_error *err)
 {
@@ -183,6 +219,8 @@ static int fill_buffer(tk_input *in, size_t want, tk_error *err)
             in->eof = 1;
         in->size += (uint64_t)n;
     }
+    if (in->progress)
+        report_progress(in);
     return 0;
 }
 
@@ -263,6 +301,7 @@ tk_status tk_input_rewind(tk_input *in, tk_error *err)
     if (in->kind == KIND_FILE && in->consumed > 0) { /* reread from the start */
         in->consumed = in->size = 0;
         in->eof = 0;
+        tk_input_new_pass(in);
     }
     in->pos = 0;
     return TK_OK;

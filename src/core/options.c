@@ -60,6 +60,13 @@ tk_status tk_options_set(tk_options *o, const char *key, const char *value)
     return TK_OK;
 }
 
+size_t tk_options_count(const tk_options *o) { return o ? o->n : 0; }
+
+const char *tk_options_key(const tk_options *o, size_t i)
+{
+    return o && i < o->n ? o->v[i].key : NULL;
+}
+
 const char *tk_options_get(const tk_options *o, const char *key)
 {
     if (!o)

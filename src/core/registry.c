@@ -28,6 +28,15 @@ const tk_format *tk_format_find(const char *name)
 const char *tk_format_name(const tk_format *f) { return f->name; }
 const char *tk_format_description(const tk_format *f) { return f->description; }
 const char *const *tk_format_targets(const tk_format *f) { return f->targets; }
+const char *const *tk_format_options(const tk_format *f) { return f->options; }
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return 0;
+    return 1;
+}
 
 const tk_format *tk_format_probe(tk_input *in, tk_error *err)
 {
@@ -43,8 +52,11 @@ const tk_format *tk_format_probe(tk_input *in, tk_error *err)
     size_t len = (size_t)n < TK_PROBE_BYTES ? (size_t)n : TK_PROBE_BYTES;
     int whole = (size_t)n == len && (size_t)n < TK_PROBE_BYTES;
     const struct tk_format *best = NULL;
-    int best_score = 0;
-    for (size_t i = 0; i < NFORMATS; i++) {
+    int best_score = TK_PROBE_MIN_SCORE - 1;
+    /* Zeros are what a failed copy or a preallocated file holds; every
+     * format would read them as something, none as a trace. */
+    int zero = all_zero(head, len);
+    for (size_t i = 0; i < NFORMATS && !zero; i++) {
         int score = formats[i]->probe(head, len, whole);
         if (score > best_score) {
             best = formats[i];
@@ -52,9 +64,28 @@ const tk_format *tk_format_probe(tk_input *in, tk_error *err)
         }
     }
     if (!best)
-        tk_error_set(err, TK_EMALFORMED, 0, TK_NO_RECORD,
-                     "not a trace format tracekit knows (use --format)");
+        tk_error_set(err, TK_EMALFORMED, TK_NO_OFFSET, TK_NO_RECORD,
+                     "not a recognized trace (use --format)");
     return best;
+}
+
+/* An option the format does not read is a usage error, not ignored: the
+ * options travel as keys named after the command-line options. */
+tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_error *err)
+{
+    static const char *const common[] = {"skip", "limit", "strict", NULL};
+    for (size_t i = 0; i < tk_options_count(o); i++) {
+        const char *key = tk_options_key(o, i);
+        int known = 0;
+        for (const char *const *k = common; *k && !known; k++)
+            known = strcmp(*k, key) == 0;
+        for (const char *const *k = f->options; k && *k && !known; k++)
+            known = strcmp(*k, key) == 0;
+        if (!known)
+            return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                                "--%s does not apply to %s traces", key, f->name);
+    }
+    return TK_OK;
 }
 
 static tk_status unsupported(const tk_format *f, const char *what, tk_error *err)
@@ -66,12 +97,16 @@ static tk_status unsupported(const tk_format *f, const char *what, tk_error *err
 tk_status tk_info(const tk_format *f, tk_input *in, const tk_options *o,
                   tk_sink *out, tk_error *err)
 {
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
     return f->info ? f->info(in, o, out, err) : unsupported(f, "info", err);
 }
 
 tk_status tk_dump(const tk_format *f, tk_input *in, const tk_options *o,
                   tk_sink *out, tk_error *err)
 {
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
     return f->dump ? f->dump(in, o, out, err) : unsupported(f, "dump", err);
 }
 
@@ -82,6 +117,8 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
     if (!nwarnings)
         nwarnings = &dummy;
     *nwarnings = 0;
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
     return f->validate ? f->validate(in, o, warnings, nwarnings, err)
                        : unsupported(f, "validate", err);
 }
@@ -89,6 +126,8 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
 tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
                     tk_sink *out, tk_error *err)
 {
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
     return f->report ? f->report(in, o, out, err) : unsupported(f, "report", err);
 }
 
@@ -97,6 +136,8 @@ tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
 {
     if (!f->convert)
         return unsupported(f, "convert", err);
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
     for (const char *const *t = f->targets; t && *t; t++)
         if (strcmp(*t, target) == 0)
             return f->convert(in, o, target, out, err);

@@ -1,11 +1,22 @@
 /* Structured output rendered as JSON (one top-level value per line) or as
  * human text (documents, one-line records, aligned tables). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <tracekit/sink.h>
 
+#include "core/numfmt.h"
+#include "core/sink_limit.h"
 #include "core/strbuf.h"
+
+/* First byte of a table cell holding a duration not rendered yet (its
+ * column's unit is known only when the table is complete); "%a" follows.
+ * Rendered text never starts with it: control bytes print as \xNN. */
+#define RAW_SECONDS '\x01'
+
+/* What a table cell holds, for its column's alignment (a null is neither). */
+enum { CELL_NULL = 0, CELL_TEXT = 1, CELL_NUMBER = 2 };
 
 /* How a text container lays out what is put into it. */
 enum mode {
@@ -20,7 +31,8 @@ typedef struct table {
     size_t ncols, nrows, rowcap;
     char **names;
     size_t *width;
-    unsigned char *textual; /* a column with any non-number left-aligns */
+    unsigned char *seen;    /* per column, CELL_TEXT | CELL_NUMBER: only
+                               numbers (and nulls) right-align */
     char ***rows;           /* rows[r][c], NULL = empty */
     size_t *rowlen;         /* columns known when row r was started */
 } table;
@@ -47,6 +59,7 @@ struct tk_sink {
     tk_strbuf tmp;    /* a rendered scalar */
     frame *st;
     size_t depth, cap;
+    tk_limiter limit;
 };
 
 tk_sink *tk_sink_new(FILE *fp, tk_sink_style style)
@@ -56,6 +69,7 @@ tk_sink *tk_sink_new(FILE *fp, tk_sink_style style)
         return NULL;
     s->fp = fp;
     s->style = style;
+    tk_limiter_init(&s->limit);
     return s;
 }
 
@@ -89,7 +103,7 @@ static void table_free(table *t)
     free(t->rowlen);
     free(t->names);
     free(t->width);
-    free(t->textual);
+    free(t->seen);
     free(t);
 }
 
@@ -98,7 +112,7 @@ tk_status tk_sink_finish(tk_sink *s, tk_error *err)
     flush_out(s);
     if (fflush(s->fp) != 0 || ferror(s->fp))
         s->failed = 1;
-    if (s->out.oom || s->inl.oom || s->prefix.oom || s->tmp.oom)
+    if (s->out.oom || s->inl.oom || s->prefix.oom || s->tmp.oom || s->limit.oom)
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD,
                             "out of memory while formatting output");
     if (s->failed)
@@ -121,6 +135,7 @@ void tk_sink_free(tk_sink *s)
     sb_free(&s->inl);
     sb_free(&s->prefix);
     sb_free(&s->tmp);
+    tk_limiter_free(&s->limit);
     free(s->st);
     free(s);
 }
@@ -200,12 +215,12 @@ static int table_column(tk_sink *s, table *t, const char *key)
     size_t *width = realloc(t->width, n * sizeof *width);
     if (width)
         t->width = width;
-    unsigned char *textual = realloc(t->textual, n);
-    if (textual)
-        t->textual = textual;
+    unsigned char *seen = realloc(t->seen, n);
+    if (seen)
+        t->seen = seen;
     char *copy = strdup(name);
     p->len = plen;
-    if (!names || !width || !textual || !copy) {
+    if (!names || !width || !seen || !copy) {
         free(copy);
         s->out.oom = 1;
         return -1;
@@ -214,12 +229,12 @@ static int table_column(tk_sink *s, table *t, const char *key)
     /* At least 1: a missing cell prints as "-". */
     size_t w = text_width(copy, strlen(copy));
     t->width[t->ncols] = w ? w : 1;
-    t->textual[t->ncols] = 0;
+    t->seen[t->ncols] = 0;
     return (int)t->ncols++;
 }
 
 static void table_set(tk_sink *s, table *t, const char *key, const char *text,
-                      size_t len, int numeric)
+                      size_t len, int kind)
 {
     int c = table_column(s, t, key);
     if (c < 0 || t->nrows == 0)
@@ -247,8 +262,7 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
     t->rows[r][c] = cell;
     if (text_width(text, len) > t->width[c])
         t->width[c] = text_width(text, len);
-    if (!numeric)
-        t->textual[c] = 1;
+    t->seen[c] |= (unsigned char)kind;
 }
 
 static void table_add_row(tk_sink *s, table *t)
@@ -271,9 +285,55 @@ static void table_add_row(tk_sink *s, table *t)
     t->rowlen[t->nrows++] = 0;
 }
 
+static const char *table_cell(const table *t, size_t r, size_t c)
+{
+    return c < t->rowlen[r] ? t->rows[r][c] : NULL;
+}
+
+/* Render column c's durations in the unit its largest one reads best in,
+ * and measure the column again. */
+static void column_seconds(tk_sink *s, table *t, size_t c)
+{
+    double max = 0.0;
+    int any = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *cell = table_cell(t, r, c);
+        if (cell && cell[0] == RAW_SECONDS) {
+            double v = fabs(strtod(cell + 1, NULL));
+            any = 1;
+            if (isfinite(v) && v > max)
+                max = v;
+        }
+    }
+    if (!any)
+        return;
+    int unit = tk_num_duration_unit(max);
+    size_t width = text_width(t->names[c], strlen(t->names[c]));
+    for (size_t r = 0; r < t->nrows; r++) {
+        char *cell = (char *)table_cell(t, r, c);
+        if (cell && cell[0] == RAW_SECONDS) {
+            sb_reset(&s->tmp);
+            tk_num_duration(&s->tmp, strtod(cell + 1, NULL), unit);
+            char *text = sb_strdup(&s->tmp);
+            if (!text) {
+                s->out.oom = 1;
+                return;
+            }
+            free(cell);
+            t->rows[r][c] = cell = text;
+        }
+        size_t w = cell ? text_width(cell, strlen(cell)) : 1; /* "-" */
+        if (w > width)
+            width = w;
+    }
+    t->width[c] = width ? width : 1;
+}
+
 static void table_print(tk_sink *s, table *t, int indent)
 {
     tk_strbuf *o = &s->out;
+    for (size_t c = 0; c < t->ncols; c++)
+        column_seconds(s, t, c);
     for (size_t r = 0; r <= t->nrows; r++) { /* r == 0: the header */
         text_indent(o, indent);
         size_t line_start = o->len;
@@ -286,7 +346,7 @@ static void table_print(tk_sink *s, table *t, int indent)
             size_t pad = t->width[c] > cw ? t->width[c] - cw : 0;
             if (c)
                 sb_puts(o, "  ");
-            if (t->textual[c]) {
+            if (t->seen[c] != CELL_NUMBER) {
                 sb_putn(o, cell, len);
                 if (c + 1 < t->ncols)
                     sb_pad(o, ' ', pad);
@@ -303,7 +363,7 @@ static void table_print(tk_sink *s, table *t, int indent)
 }
 
 /* Put a rendered scalar (in s->tmp) into the current text container. */
-static void text_scalar(tk_sink *s, const char *key, unsigned flags, int numeric)
+static void text_scalar(tk_sink *s, const char *key, unsigned flags, int kind)
 {
     frame *f = top(s);
     const char *v = s->tmp.p ? s->tmp.p : "";
@@ -345,10 +405,10 @@ static void text_scalar(tk_sink *s, const char *key, unsigned flags, int numeric
         break;
     case M_TABLE: /* a scalar among rows: a row of its own */
         table_add_row(s, f->tab);
-        table_set(s, f->tab, NULL, v, n, numeric);
+        table_set(s, f->tab, NULL, v, n, kind);
         break;
     case M_TROW:
-        table_set(s, f->tab, key, v, n, numeric);
+        table_set(s, f->tab, key, v, n, kind);
         break;
     }
     f->count++;
@@ -473,10 +533,10 @@ static void text_end(tk_sink *s)
             if (parent && parent->mode == M_TROW) {
                 char *cell = sb_strdup(&s->inl);
                 if (cell)
-                    table_set(s, f.tab, f.key, cell, strlen(cell), 0);
+                    table_set(s, f.tab, f.key, cell, strlen(cell), CELL_TEXT);
                 free(cell);
             } else {
-                table_set(s, f.tab, NULL, s->inl.p ? s->inl.p : "", s->inl.len, 0);
+                table_set(s, f.tab, NULL, s->inl.p ? s->inl.p : "", s->inl.len, CELL_TEXT);
             }
         } else {
             sb_putn(&s->out, s->inl.p ? s->inl.p : "", s->inl.len);
@@ -502,6 +562,8 @@ static void text_end(tk_sink *s)
 
 static void begin(tk_sink *s, const char *key, int is_array, int record)
 {
+    if (tk_limiter_begin(&s->limit, s->depth))
+        return;
     if (s->style == TK_SINK_JSON) {
         json_key(s, key);
         sb_putc(&s->out, is_array ? '[' : '{');
@@ -513,7 +575,7 @@ static void begin(tk_sink *s, const char *key, int is_array, int record)
 
 static void end(tk_sink *s)
 {
-    if (!s->depth)
+    if (tk_limiter_end(&s->limit) || !s->depth)
         return;
     if (s->style == TK_SINK_JSON) {
         frame *f = top(s);
@@ -533,7 +595,7 @@ void tk_sink_record_begin(tk_sink *s) { begin(s, NULL, 0, 1); }
 void tk_sink_record_end(tk_sink *s) { end(s); }
 
 /* A scalar: JSON text goes straight out, human text via s->tmp. */
-#define SCALAR(json_render, text_render, numeric)                            \
+#define SCALAR(json_render, text_render, kind)                               \
     do {                                                                     \
         if (s->style == TK_SINK_JSON) {                                      \
             json_key(s, key);                                                \
@@ -544,46 +606,97 @@ void tk_sink_record_end(tk_sink *s) { end(s); }
             tk_strbuf *b = &s->tmp;                                          \
             sb_reset(b);                                                     \
             text_render;                                                     \
-            text_scalar(s, key, flags, numeric);                             \
+            text_scalar(s, key, flags, kind);                                \
         }                                                                    \
     } while (0)
 
+/* Scalars of a value dropped by tk_sink_limit are not rendered. */
+static int dropping(const tk_sink *s) { return s->limit.depth != 0; }
+
 void tk_sink_u64(tk_sink *s, const char *key, uint64_t v, unsigned flags)
 {
-    SCALAR(sb_u64(b, v), (flags & TK_SINK_HEX) ? sb_hex(b, v) : sb_u64(b, v), 1);
+    if (dropping(s))
+        return;
+    SCALAR(sb_u64(b, v), (flags & TK_SINK_HEX) ? sb_hex(b, v) : sb_u64(b, v), CELL_NUMBER);
 }
 
 void tk_sink_i64(tk_sink *s, const char *key, int64_t v)
 {
     unsigned flags = 0;
-    SCALAR(sb_i64(b, v), sb_i64(b, v), 1);
+    if (dropping(s))
+        return;
+    SCALAR(sb_i64(b, v), sb_i64(b, v), CELL_NUMBER);
+}
+
+/* Text for a double: fixed notation; a duration in a table cell waits for
+ * its column's unit. */
+static void text_f64(tk_sink *s, tk_strbuf *b, double v, unsigned flags)
+{
+    const frame *f = top(s);
+    if (flags & TK_SINK_PERCENT) {
+        tk_num_percent(b, v);
+    } else if (!(flags & TK_SINK_SECONDS)) {
+        tk_num_plain(b, v);
+    } else if (f && (f->mode == M_TROW || f->mode == M_TABLE)) {
+        sb_putc(b, RAW_SECONDS);
+        sb_printf(b, "%a", v);
+    } else {
+        tk_num_duration(b, v, tk_num_duration_unit(fabs(v)));
+    }
+}
+
+void tk_sink_f64_flags(tk_sink *s, const char *key, double v, unsigned flags)
+{
+    if (dropping(s))
+        return;
+    SCALAR(sb_f64(b, v), text_f64(s, b, v, flags), CELL_NUMBER);
 }
 
 void tk_sink_f64(tk_sink *s, const char *key, double v)
 {
-    unsigned flags = 0;
-    SCALAR(sb_f64(b, v), sb_f64(b, v), 1);
+    tk_sink_f64_flags(s, key, v, 0);
 }
 
 void tk_sink_bool(tk_sink *s, const char *key, int v)
 {
     unsigned flags = 0;
-    SCALAR(sb_puts(b, v ? "true" : "false"), sb_puts(b, v ? "yes" : "no"), 0);
+    if (dropping(s))
+        return;
+    SCALAR(sb_puts(b, v ? "true" : "false"), sb_puts(b, v ? "yes" : "no"), CELL_TEXT);
 }
 
 void tk_sink_null(tk_sink *s, const char *key)
 {
     unsigned flags = 0;
-    SCALAR(sb_puts(b, "null"), sb_puts(b, "-"), 0);
+    if (dropping(s))
+        return;
+    SCALAR(sb_puts(b, "null"), sb_puts(b, "-"), CELL_NULL);
 }
 
 void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
                  unsigned flags)
 {
-    SCALAR(sb_json_str(b, v, len), sb_text_str(b, v, len, !(flags & TK_SINK_BARE)), 0);
+    if (dropping(s)) {
+        tk_limiter_str(&s->limit, key, v, len);
+        return;
+    }
+    SCALAR(sb_json_str(b, v, len), sb_text_str(b, v, len, !(flags & TK_SINK_BARE)),
+           CELL_TEXT);
 }
 
 void tk_sink_cstr(tk_sink *s, const char *key, const char *v, unsigned flags)
 {
     tk_sink_str(s, key, v ? v : "", v ? strlen(v) : 0, flags);
+}
+
+void tk_sink_limit(tk_sink *s, uint64_t max, const char *group_key)
+{
+    tk_limiter_start(&s->limit, max, group_key);
+}
+
+void tk_sink_limit_end(tk_sink *s) { tk_limiter_stop(&s->limit); }
+
+int tk_sink_dropped(const tk_sink *s, size_t i, const char **group, uint64_t *count)
+{
+    return tk_limiter_group(&s->limit, i, group, count);
 }

@@ -374,8 +374,11 @@ static int is_uc(const uint8_t *d, size_t n)
 
 static int probe_spec(const uint8_t *d, size_t n, int whole)
 {
-    (void)whole;
-    if (n < 8 || memcmp(d, "UCIR", 4) != 0 || is_uc(d, n))
+    if (n < 4 || memcmp(d, "UCIR", 4) != 0)
+        return 0;
+    if (n < 8) /* too short to tell the two apart: the spec reader says so */
+        return whole ? 50 : 0;
+    if (is_uc(d, n))
         return 0;
     return tk_ld32(d + 4, 1) == 0 ? 100 : 60;
 }
@@ -385,6 +388,11 @@ static int probe_uc(const uint8_t *d, size_t n, int whole)
     (void)whole;
     return n >= 8 && memcmp(d, "UCIR", 4) == 0 && is_uc(d, n) ? 100 : 0;
 }
+
+/* Frame decoding (threads, max-frame), dump's view (records), the zlib
+ * level of a rewrite (level). */
+static const char *const ucir_option_keys[] = {"threads", "max-frame", "records", "level",
+                                                  NULL};
 
 const struct tk_format tk_fmt_ucir = {
     .name = "ucir",
@@ -396,6 +404,7 @@ const struct tk_format tk_fmt_ucir = {
     .convert = uc_convert,
     .report = tk_ucir_report,
     .targets = spec_targets,
+    .options = ucir_option_keys,
 };
 
 const struct tk_format tk_fmt_usercorn = {
@@ -408,4 +417,5 @@ const struct tk_format tk_fmt_usercorn = {
     .convert = uc_convert,
     .report = tk_ucir_report,
     .targets = uc_targets,
+    .options = ucir_option_keys,
 };

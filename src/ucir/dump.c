@@ -213,6 +213,23 @@ static void json_record(dumper *d, const tk_ucir_op *op, const tk_ucir_pos *pos,
     tk_sink_record_end(s);
 }
 
+/* JSON counts instructions too: the records of the instructions in the
+ * --skip/--limit window, and those before the first instruction when none
+ * is skipped (the listing's "setup"). */
+static void json_windowed(dumper *d, const tk_ucir_op *op, const tk_ucir_pos *pos, int starts,
+                          int applied, tk_error *err)
+{
+    if (starts) {
+        tk_ucir_replay_info in;
+        tk_ucir_replay_info_get(d->rp, &in);
+        d->in_setup = 0;
+        d->listing = (uint64_t)in.instruction >= d->skip && d->shown < d->limit;
+        d->shown += d->listing;
+    }
+    if (d->listing || (d->in_setup && d->skip == 0))
+        json_record(d, op, pos, starts, applied, err);
+}
+
 static tk_status raw_records(dumper *d, tk_ucir_reader *r, tk_error *err)
 {
     tk_ucir_op op;
@@ -239,9 +256,9 @@ static tk_status replayed(dumper *d, tk_ucir_reader *r, tk_error *err)
     tk_ucir_pos pos;
     int rc = 0;
     tk_status st = TK_OK;
-    /* the listing counts instructions (and ends before the one after the
-     * last shown), JSON counts records */
-    while ((!d->json || d->shown < d->limit) && (rc = tk_ucir_next(r, &op, err)) > 0) {
+    /* both views count instructions (and end before the one after the last
+     * shown) */
+    while ((rc = tk_ucir_next(r, &op, err)) > 0) {
         tk_ucir_reader_pos(r, &pos);
         int starts = tk_ucir_replay_starts_instruction(d->rp, &op);
         if (starts && d->shown >= d->limit)
@@ -251,12 +268,10 @@ static tk_status replayed(dumper *d, tk_ucir_reader *r, tk_error *err)
             st = err->status;
             break;
         }
-        if (!d->json) {
+        if (d->json)
+            json_windowed(d, &op, &pos, starts, applied, err);
+        else
             text_record(d, &op, starts, applied, err);
-        } else if (pos.record >= d->skip) {
-            json_record(d, &op, &pos, starts, applied, err);
-            d->shown++;
-        }
     }
     if (st == TK_OK && rc < 0)
         st = err->status;

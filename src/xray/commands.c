@@ -15,19 +15,34 @@
 #include <tracekit/xray_yaml.h>
 #include <tracekit/xray_stack.h>
 
+/* The header starts with a version and a mode LLVM writes. */
+static int xr_header_start(const uint8_t *d)
+{
+    uint16_t version = tk_ld16(d, 0), type = tk_ld16(d + 2, 0);
+    return (type == TK_XRAY_FDR && version >= 1 && version <= 5) ||
+           (type == TK_XRAY_BASIC && version >= 1 && version <= 3);
+}
+
 static int xr_probe(const uint8_t *d, size_t n, int whole)
 {
     int yaml = tk_xray_yaml_probe(d, n);
     if (yaml >= 50)
         return yaml * 9 / 10;
-    if (n < TK_XRAY_HEADER_SIZE)
+    if (n < 4 || !xr_header_start(d))
         return 0;
-    uint16_t version = tk_ld16(d, 0), type = tk_ld16(d + 2, 0);
-    if (type == TK_XRAY_FDR && version >= 1 && version <= 5)
-        return 90;
-    if (type == TK_XRAY_BASIC && version >= 1 && version <= 3)
-        return whole && (n - TK_XRAY_HEADER_SIZE) % TK_XRAY_BASIC_RECORD_SIZE ? 60 : 90;
-    return 0;
+    /* Bytes 5-7 pad the TSC flags and are zero in the files LLVM writes; a
+     * big-endian Cacheray trace can start 02 00 00 00 too, and then has
+     * address bytes there: below Cacheray's score (when its records look
+     * real), above the threshold. */
+    int padded = n >= 8 && (d[5] | d[6] | d[7]);
+    if (n < TK_XRAY_HEADER_SIZE) /* the reader says the header is cut short */
+        return whole && !padded ? 50 : 0;
+    if (padded)
+        return 15;
+    if (tk_ld16(d + 2, 0) == TK_XRAY_BASIC && whole &&
+        (n - TK_XRAY_HEADER_SIZE) % TK_XRAY_BASIC_RECORD_SIZE)
+        return 60;
+    return 90;
 }
 
 struct tk_xray_map *tk_xr_open_map(const tk_options *o, tk_error *err)
@@ -404,4 +419,6 @@ const struct tk_format tk_fmt_xray = {
     .convert = xr_convert,
     .report = tk_xr_report,
     .targets = xr_targets,
+    .options = (const char *const[]){"instr-map", "demangle", "records", "sort", "memory-limit",
+                                     "symbolize", "xray-version", NULL},
 };

@@ -70,8 +70,9 @@ static void emit(tk_sink *s, tk_input *in, tk_xray_reader *r, const counts *c,
         tk_sink_u64(s, "max", c->tsc_max, 0);
         tk_sink_object_end(s);
         if (h->cycle_frequency)
-            tk_sink_f64(s, "span_seconds",
-                        (double)(c->tsc_max - c->tsc_min) / (double)h->cycle_frequency);
+            tk_sink_f64_flags(s, "span_seconds",
+                              (double)(c->tsc_max - c->tsc_min) / (double)h->cycle_frequency,
+                              TK_SINK_SECONDS);
         else
             tk_sink_null(s, "span_seconds");
     } else {

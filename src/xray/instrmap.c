@@ -927,7 +927,7 @@ static tk_status open_yaml(tk_xray_map *m, tk_error *err)
 
 /* ----------------------------------------------------------------- open */
 
-tk_xray_map *tk_xray_map_open(const char *path, tk_error *err)
+static tk_xray_map *map_open(const char *path, tk_error *err)
 {
     tk_error_clear(err);
     tk_xray_map *m = map_new(path);
@@ -968,6 +968,14 @@ tk_xray_map *tk_xray_map_open(const char *path, tk_error *err)
         tk_xray_map_free(m);
         return NULL;
     }
+    return m;
+}
+
+tk_xray_map *tk_xray_map_open(const char *path, tk_error *err)
+{
+    tk_xray_map *m = map_open(path, err);
+    if (!m) /* the map is to blame, not the trace it names functions for */
+        tk_error_set_file(err, path);
     return m;
 }
 

@@ -501,6 +501,7 @@ static int spool_pipe(tk_xray_reader *r, tk_error *err)
         r->failed = 1;
         return -1;
     }
+    tk_input_share_progress(r->spool, in);
     r->spool_fd = fd;
     r->cur.in = r->spool;
     return 0;
@@ -522,6 +523,7 @@ static int prepare_order(tk_xray_reader *r, tk_error *err)
         r->failed = 1;
         return -1;
     }
+    tk_input_new_pass(r->cur.in); /* the plan scanned the file; now the records */
     return seek_cursor(r, here, err);
 }
 

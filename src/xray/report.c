@@ -52,6 +52,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     if (st == TK_OK) {
         const tk_xray_header *h = tk_xray_reader_header(r);
         double f = h->cycle_frequency ? (double)h->cycle_frequency : 1.0;
+        /* without a frequency the values are ticks, not seconds */
+        unsigned sec = h->cycle_frequency ? TK_SINK_SECONDS : 0;
         tk_sink_object_begin(s, NULL);
         tk_sink_cstr(s, "file", tk_input_name(in), 0);
         tk_sink_cstr(s, "format", "xray", 0);
@@ -60,7 +62,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         tk_sink_u64(s, "records", records, 0);
         tk_sink_u64(s, "threads", threads.n, 0);
         tk_sink_u64(s, "functions", tk_xray_account_functions(a), 0);
-        tk_sink_f64(s, "span_seconds", records ? (double)(tmax - tmin) / f : 0.0);
+        tk_sink_f64_flags(s, "span_seconds", records ? (double)(tmax - tmin) / f : 0.0,
+                          sec);
         tk_sink_u64(s, "unmatched_records", unmatched, 0);
         tk_sink_u64(s, "records_in_thread_past", past, 0);
         tk_sink_array_begin(s, "top_functions_by_time");
@@ -68,10 +71,10 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
             tk_sink_object_begin(s, NULL);
             tk_sink_cstr(s, "function", tk_xray_map_name(map, rows[i].func_id), 0);
             tk_sink_u64(s, "count", rows[i].count, 0);
-            tk_sink_f64(s, "sum_s", (double)rows[i].sum / f);
-            tk_sink_f64(s, "med_s", (double)rows[i].med / f);
-            tk_sink_f64(s, "p99_s", (double)rows[i].p99 / f);
-            tk_sink_f64(s, "max_s", (double)rows[i].max / f);
+            tk_sink_f64_flags(s, "sum_s", (double)rows[i].sum / f, sec);
+            tk_sink_f64_flags(s, "med_s", (double)rows[i].med / f, sec);
+            tk_sink_f64_flags(s, "p99_s", (double)rows[i].p99 / f, sec);
+            tk_sink_f64_flags(s, "max_s", (double)rows[i].max / f, sec);
             tk_sink_object_end(s);
         }
         tk_sink_array_end(s);

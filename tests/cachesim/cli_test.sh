@@ -45,8 +45,8 @@ run 0 cachesim $two shared.trace
 cat >"$tmp/want" <<'EOF'
 levels:
   level  reads  writes  read_misses  write_misses  miss_rate  compulsory  capacity  conflict  writebacks  invalidations
-  L1         9      13            4             1   0.227273           4         0         1           2              0
-  L2         5       2            4             0   0.571429           4         0         0           0              0
+  L1         9      13            4             1     22.73%           4         0         1           2              0
+  L2         5       2            4             0     57.14%           4         0         0           0              0
 types:
   type             accesses  reads  writes  bytes  L1_misses  L2_misses  regions  live  peak_live
   struct.counters        12      0      12     96          1          1        1     1          1

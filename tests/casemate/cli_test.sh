@@ -68,7 +68,7 @@ run 1 validate "$tmp/eof.log"
 expect_err "tracekit: $tmp/eof.log:2:17 (record 1): expected a DSB kind (nsh, ish, ishst, sy), got ')'"
 printf '; only a comment\n' >"$tmp/empty.log"
 run 1 info "$tmp/empty.log"
-expect_err "tracekit: $tmp/empty.log: offset 0x0: not a trace format tracekit knows (use --format)"
+expect_err "tracekit: $tmp/empty.log: not a recognized trace (use --format)"
 run 0 validate --format casemate "$tmp/empty.log"
 expect_out "$tmp/empty.log format=casemate valid=yes warnings=0"
 printf '! BBM valid->valid\n' >"$tmp/bang.log"
@@ -143,6 +143,22 @@ if [ -n "$corpus" ] && [ -d "$corpus" ]; then
 else
     echo "skipped: casemate corpus (${corpus:-no directory given})"
 fi
+
+# ---- report: the log's summary with bbm's verdict, for every log there is
+for f in "$good" "$bad" ${corpus:+"$corpus"/*.log}; do
+    [ -f "$f" ] || continue
+    run 0 report --json "$f"
+    got=$(sed -n 's/.*"bbm":{"verdict":"\([a-z ]*\)"\(,"code":"\([a-z-]*\)"\)\{0,1\}.*/\1 \3/p' "$tmp/out")
+    "$tk" bbm --json "$f" >"$tmp/bbm.json" 2>/dev/null
+    bbm_rc=$?
+    code=$(sed -n 's/.*"code":"\([a-z-]*\)".*/\1/p' "$tmp/bbm.json")
+    if [ $bbm_rc -eq 0 ]; then want="ok "; else want="violation $code"; fi
+    [ "$got" = "$want" ] || fail "report verdict of $f: '$got', bbm says '$want'"
+    records=$(sed -n 's/.*"records":\([0-9]*\).*/\1/p' "$tmp/out")
+    [ "$records" = "$("$tk" dump "$f" | wc -l | tr -d ' ')" ] || fail "report records of $f"
+done
+run 0 report "$bad"
+grep -q "^  as_expected: yes$" "$tmp/out" || fail "report of $bad: not as the log expects"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures casemate CLI check(s) failed"

@@ -28,10 +28,16 @@ cat >"$tmp/want" <<'EOF'
 45 f2+0x98 mem_read depth=1 addr=0x7fffef00 size=7 data=73756d3d31300a
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "dump --skip 44 --limit 2: $(cat "$tmp/out")"
-run 0 dump --json --skip 6 --limit 1 "$hello"
-expect_out '{"i":6,"frame":0,"frame_offset":80,"offset":134,"kind":"reg_change","depth":0,"reg":44,"name":"rsp","value":2147479552,"insn":null}'
-run 0 dump --json --skip 10 --limit 1 "$hello"
-expect_out '{"i":10,"frame":1,"frame_offset":186,"offset":24,"kind":"exec_rel","depth":0,"size":7,"insn":1,"pc":4194307,"disasm":"lea rsi, [rip + 0xff6]"}'
+# --skip/--limit count instructions with --json too, as in the listing
+run 0 dump --json --skip 1 --limit 1 "$hello"
+cat >"$tmp/want" <<'EOF'
+{"i":10,"frame":1,"frame_offset":186,"offset":24,"kind":"exec_rel","depth":0,"size":7,"insn":1,"pc":4194307,"disasm":"lea rsi, [rip + 0xff6]"}
+{"i":11,"frame":1,"frame_offset":186,"offset":29,"kind":"reg_change","depth":0,"reg":43,"name":"rsi","value":4198400,"insn":1}
+EOF
+cmp -s "$tmp/out" "$tmp/want" || fail "dump --json --skip 1 --limit 1: $(cat "$tmp/out")"
+run 0 dump --json --limit 2 "$hello" # the setup, then instructions 0 and 1
+[ "$(wc -l <"$tmp/out")" -eq 12 ] || fail "dump --json --limit 2 printed $(wc -l <"$tmp/out") lines"
+[ "$(grep -c '"pc":' "$tmp/out")" -eq 2 ] || fail "dump --json --limit 2: not 2 instructions"
 "$tk" dump --json "$hello" >"$tmp/all.jsonl" || fail "dump --json"
 [ "$(wc -l <"$tmp/all.jsonl")" -eq 50 ] || fail "dump --json printed $(wc -l <"$tmp/all.jsonl") lines, wanted 50"
 # the per-instruction listing: code from the setup's memory writes, disassembled

@@ -40,7 +40,7 @@ expect_err "tracekit: info: missing FILE (try 'tracekit info --help')"
 run 2 info "$le" "$be"
 run 2 dump --endian middle "$le"
 run 2 dump --limit -1 "$le"
-expect_err "tracekit: $le: --limit: '-1' is not a non-negative number"
+expect_err "tracekit: dump: --limit takes a number, not '-1' (try 'tracekit dump --help')"
 run 2 dump --skip 1x "$le"
 run 2 convert "$le"
 expect_err "tracekit: convert: --to TARGET is required (try 'tracekit convert --help')"
@@ -48,11 +48,36 @@ run 2 convert --to nope -o "$tmp/x" "$le"
 expect_err "tracekit: convert: cacheray cannot be converted to 'nope'"
 [ -e "$tmp/x" ] && fail "convert to an unknown target left $tmp/x"
 run 2 convert --to cacheray --out-endian middle -o "$tmp/x" "$le"
+# ---- one write-failure form, naming the file, with the system's reason
 if [ -w /dev/full ]; then
-    "$tk" dump "$le" >/dev/full 2>"$tmp/err"
-    [ $? -eq 2 ] || fail "dump >/dev/full did not exit 2"
-    expect_err "tracekit: <stdout>: writing output failed"
+    for args in "dump $le" "info $le" "validate $le" "--help" "dump --help" "help dump" \
+                "-V" "convert --to jsonl $le" "report $le"; do
+        # shellcheck disable=SC2086
+        "$tk" $args >/dev/full 2>"$tmp/err"
+        [ $? -eq 2 ] || fail "$args >/dev/full did not exit 2"
+        expect_err "tracekit: <stdout>: write failed: No space left on device"
+    done
+    run 2 convert --to cacheray -o /dev/full "$le"
+    expect_err "tracekit: /dev/full: write failed: No space left on device"
 fi
+run 2 convert --to cacheray -o "$tmp/no/such/dir/x" "$le"
+expect_err "tracekit: $tmp/no/such/dir/x: cannot create a temporary file beside it: No such file or directory"
+
+# ---- help and version spellings
+"$tk" dump --help >"$tmp/want"
+run 0 help dump
+cmp -s "$tmp/out" "$tmp/want" || fail "tracekit help dump differs from dump --help"
+run 2 help bogus
+expect_err "tracekit: unknown command 'bogus' (try 'tracekit --help')"
+run 0 -V
+"$tk" --version >"$tmp/want"
+cmp -s "$tmp/out" "$tmp/want" || fail "-V differs from --version"
+
+# ---- an option the format does not read is refused, not ignored
+run 2 dump --records logical "$le"
+expect_err "tracekit: $le: --records does not apply to cacheray traces"
+run 2 info --threads 2 "$le"
+expect_err "tracekit: $le: --threads does not apply to cacheray traces"
 
 # ---- malformed traces: exit 1, one error line with offset and record
 head -c 7248 "$le" >"$tmp/cut.trace"   # the last write loses 7 of its 18 bytes
@@ -75,20 +100,75 @@ expect_err "tracekit: $tmp/empty.trace: offset 0x0: empty input: cannot tell its
 run 0 validate --format cacheray "$tmp/empty.trace"
 expect_out "$tmp/empty.trace format=cacheray valid=yes warnings=0"
 
-# ---- warnings: exit 0, or 1 with --strict
+# ---- probing: zeros and short garbage are no trace; a cut header is the
+# format's own truncation error (exit 1 either way)
+head -c 1800 /dev/zero >"$tmp/zeros"
+run 1 validate "$tmp/zeros"
+expect_err "tracekit: $tmp/zeros: not a recognized trace (use --format)"
+[ -s "$tmp/out" ] && fail "validate of zeros printed: $(cat "$tmp/out")"
+printf 'hello' >"$tmp/hello"
+run 1 info "$tmp/hello"
+expect_err "tracekit: $tmp/hello: not a recognized trace (use --format)"
+head -c 7 "$2/xray/basic-v3.xray" >"$tmp/x7"
+run 1 validate "$tmp/x7"
+expect_err "tracekit: $tmp/x7: offset 0x0: file too small for an XRay header (7 of 32 bytes)"
+expect_out "$tmp/x7 format=xray valid=no warnings=0 error=\"file too small for an XRay header (7 of 32 bytes)\" offset=0x0"
+
+# ---- warnings: exit 0, or 1 with --strict (zeros need --format)
 head -c 36 /dev/zero >"$tmp/zero.trace"   # two reads of 0 bytes at address 0
-run 0 validate "$tmp/zero.trace"
+run 0 validate --format cacheray "$tmp/zero.trace"
 cat >"$tmp/want" <<EOF
 warning i=0 offset=0x0 code=zero-size addr=0x0 message="access of 0 bytes"
 warning i=1 offset=0x12 code=zero-size addr=0x0 message="access of 0 bytes"
 $tmp/zero.trace format=cacheray valid=yes warnings=2
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "validate warnings: $(cat "$tmp/out")"
-run 1 validate --strict "$tmp/zero.trace"
+run 1 validate --format cacheray --strict "$tmp/zero.trace"
 expect_err "tracekit: $tmp/zero.trace: 2 warnings (--strict)"
-run 0 validate -q "$tmp/zero.trace"
+run 0 validate --format cacheray -q "$tmp/zero.trace"
 expect_out "$tmp/zero.trace format=cacheray valid=yes warnings=2"
 run 0 validate --strict "$le"
+
+# ---- at most 20 warnings listed, the rest counted per code: 25 reads of
+# 0 bytes, then 5 removals of 0x10, where no region starts
+{
+    head -c 450 /dev/zero
+    for i in 1 2 3 4 5; do
+        printf '\003\020\000\000\000\000\000\000\000'
+        head -c 8 /dev/zero
+    done
+} >"$tmp/many.trace"
+run 0 validate --format cacheray "$tmp/many.trace"
+[ "$(wc -l <"$tmp/out")" -eq 23 ] || fail "capped validate printed $(wc -l <"$tmp/out") lines, wanted 23"
+[ "$(head -n 20 "$tmp/out" | grep -c '^warning i=[0-9]* offset=0x[0-9a-f]* code=zero-size ')" -eq 20 ] ||
+    fail "the first 20 lines are not the first 20 warnings"
+sed -n 20p "$tmp/out" | grep -q '^warning i=19 offset=0x156 ' || fail "line 20 is not warning 19"
+tail -n 3 "$tmp/out" >"$tmp/got"
+cat >"$tmp/want" <<EOF
+warning code=zero-size omitted=5
+warning code=remove-unknown omitted=5
+$tmp/many.trace format=cacheray valid=yes warnings=30
+EOF
+cmp -s "$tmp/got" "$tmp/want" || fail "capped validate counts: $(cat "$tmp/got")"
+run 0 validate --format cacheray --json "$tmp/many.trace"
+[ "$(grep -c '^{"severity":"warning","i":[0-9]*,.*"code":"zero-size"' "$tmp/out")" -eq 20 ] ||
+    fail "validate --json listed other than 20 warnings"
+tail -n 3 "$tmp/out" >"$tmp/got"
+cat >"$tmp/want" <<EOF
+{"severity":"warning","code":"zero-size","omitted":5}
+{"severity":"warning","code":"remove-unknown","omitted":5}
+{"file":"$tmp/many.trace","format":"cacheray","valid":true,"warnings":30}
+EOF
+cmp -s "$tmp/got" "$tmp/want" || fail "capped validate --json counts: $(cat "$tmp/got")"
+run 0 validate --format cacheray --max-warnings 0 "$tmp/many.trace"
+expect_out "warning code=zero-size omitted=25
+warning code=remove-unknown omitted=5
+$tmp/many.trace format=cacheray valid=yes warnings=30"
+run 0 validate --format cacheray --max-warnings 30 "$tmp/many.trace"
+[ "$(grep -c '^warning i=' "$tmp/out")" -eq 30 ] || fail "--max-warnings 30 did not list all 30"
+grep -q omitted "$tmp/out" && fail "--max-warnings 30 counted omitted warnings"
+run 2 validate --max-warnings -1 "$tmp/many.trace"
+expect_err "tracekit: validate: --max-warnings takes a count, not '-1' (try 'tracekit validate --help')"
 
 # ---- standard input gives what the file gives
 "$tk" dump "$le" >"$tmp/file.dump"

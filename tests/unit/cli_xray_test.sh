@@ -62,17 +62,17 @@ for cmd in "account -s count" "account --json" "stack" "stack --folded" "graph -
     cmp -s "$tmp/o.txt" "$tmp/want" || fail "$cmd -output=: the file differs"
 done
 run 2 account -o "$tmp/nodir/o.txt" "$basic"
-grep -q "^tracekit: cannot create $tmp/nodir/o.txt.tmp-[A-Za-z0-9]*: No such file or directory\$" \
+grep -q "^tracekit: $tmp/nodir/o.txt: cannot create a temporary file beside it: No such file or directory\$" \
     "$tmp/err" || fail "account -o into a missing directory: $(cat "$tmp/err")"
 if [ -w /dev/full ]; then
     for cmd in "account" "account -f csv" "account --json" "stack" "graph"; do
         # shellcheck disable=SC2086
         run 2 $cmd -o /dev/full "$basic"
-        expect_err "tracekit: writing /dev/full failed: No space left on device"
+        expect_err "tracekit: /dev/full: write failed: No space left on device"
         # shellcheck disable=SC2086
         "$tk" $cmd "$basic" >/dev/full 2>"$tmp/err"
         [ $? -eq 2 ] || fail "$cmd >/dev/full did not exit 2"
-        expect_err "tracekit: writing standard output failed: No space left on device"
+        expect_err "tracekit: <stdout>: write failed: No space left on device"
     done
 fi
 

@@ -234,7 +234,9 @@ static void test_probe_rejects(void **state)
     static const uint8_t junk[64] = {0x04, 0x05, 0x06};
     in = tk_input_from_memory(junk, sizeof junk, "j", &err);
     assert_null(tk_format_probe(in, &err));
-    assert_string_equal(err.message, "not a trace format tracekit knows (use --format)");
+    assert_string_equal(err.message, "not a recognized trace (use --format)");
+    assert_int_equal(err.status, TK_EMALFORMED);
+    assert_true(err.offset == TK_NO_OFFSET);
     tk_input_close(in);
 }
 

@@ -1,6 +1,6 @@
 /* tk_input over memory, a regular file and a pipe: window sizes,
  * zero-copy pointers, advance, skip, offsets, end of input and rewind
- * rules. */
+ * rules, the progress hook. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -277,6 +277,88 @@ static void test_skip(void **state)
     free(data);
 }
 
+/* What the progress hook was told. */
+typedef struct seen {
+    unsigned calls, pass;
+    uint64_t offset;
+    int64_t size;
+    int backwards; /* an offset below the one before, in one pass */
+} seen;
+
+static void on_progress(void *ctx, const tk_input_progress *p)
+{
+    seen *s = ctx;
+    if (s->calls && p->pass == s->pass && p->offset < s->offset)
+        s->backwards = 1;
+    s->calls++;
+    s->pass = p->pass;
+    s->offset = p->offset;
+    s->size = p->size;
+}
+
+/* The hook sees every chunk read (not every window), offsets that only
+ * grow within a pass, a new pass after a rewind or tk_input_new_pass, and
+ * shares itself with a copy of the input; memory inputs never call it. */
+static void test_progress(void **state)
+{
+    (void)state;
+    enum { N = (1 << 20) + 5 };
+    char *dir = tu_tmpdir();
+    const char *path = tu_path(dir, "p.bin");
+    uint8_t *data = make_pattern(N);
+    tu_write_file(path, data, N);
+    tk_error err;
+    seen s = {0};
+    tk_input *in = tk_input_open(path, &err);
+    assert_non_null(in);
+    tk_input_set_progress(in, on_progress, &s);
+    walk(in, N, 7, 1000);
+    /* 256 KiB a read, and once more to see the end: few calls, not one per window */
+    assert_in_range(s.calls, 5, 12);
+    assert_int_equal(s.pass, 1);
+    assert_int_equal(s.offset, N);
+    assert_int_equal(s.size, N);
+    assert_false(s.backwards);
+    assert_int_equal(tk_input_rewind(in, &err), TK_OK);
+    walk(in, N, 8, 1000);
+    assert_int_equal(s.pass, 2);
+    assert_int_equal(s.offset, N);
+    tk_input_new_pass(in);
+    assert_int_equal(tk_input_seek(in, 100, &err), TK_OK);
+    const uint8_t *d;
+    assert_true(tk_input_window(in, 10, &d, &err) >= 10);
+    assert_int_equal(s.pass, 3);
+    assert_true(s.offset > 100 && s.offset <= N);
+    assert_false(s.backwards);
+
+    /* a copy (as XRay spools a pipe) reports as the next pass */
+    int fd = open(path, O_RDONLY);
+    tk_input *copy = tk_input_from_fd(fd, "copy", &err);
+    assert_non_null(copy);
+    tk_input_share_progress(copy, in);
+    walk(copy, N, 9, 1000);
+    assert_int_equal(s.pass, 4);
+    assert_int_equal(s.offset, N);
+    tk_input_close(copy);
+    close(fd);
+
+    /* stopped */
+    unsigned calls = s.calls;
+    tk_input_set_progress(in, NULL, NULL);
+    assert_int_equal(tk_input_rewind(in, &err), TK_OK);
+    walk(in, N, 10, 1000);
+    assert_int_equal(s.calls, calls);
+    tk_input_close(in);
+
+    in = tk_input_from_memory(data, N, NULL, &err);
+    tk_input_set_progress(in, on_progress, &s);
+    walk(in, N, 11, 1000);
+    assert_int_equal(s.calls, calls);
+    tk_input_close(in);
+    free(data);
+    tu_rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_pipe_rewind),
         cmocka_unit_test(test_pipe_empty),
         cmocka_unit_test(test_skip),
+        cmocka_unit_test(test_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,10 +108,9 @@ static void test_open_fails(void **state)
     tk_error err;
     assert_null(tk_output_open(path, &err));
     assert_int_equal(err.status, TK_EIO);
-    char want[4400];
-    snprintf(want, sizeof want, "cannot create %s.tmp-", path);
-    assert_int_equal(strncmp(err.message, want, strlen(want)), 0);
-    assert_non_null(strstr(err.message, ": No such file or directory"));
+    assert_string_equal(err.message,
+                        "cannot create a temporary file beside it: No such file or directory");
+    assert_string_equal(err.file, path); /* the output is to blame, not the input */
     assert_int_equal(tu_dir_count(dir), 0);
     tu_rmdir(dir);
 }

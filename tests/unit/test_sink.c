@@ -1,4 +1,5 @@
 /* tk_sink: the exact text and JSON every command prints. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,6 +325,163 @@ static void test_strings_json(void **state)
            "\"null\":\"\"}\n");
 }
 
+/* ---- numbers for people: a duration column takes the unit its largest
+ * value reads best in; percentages and plain doubles in fixed notation;
+ * JSON keeps every digit */
+
+static void timing(tk_sink *s, const char *fn, double sum, double med, double miss)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "function", fn, 0);
+    tk_sink_f64_flags(s, "sum", sum, TK_SINK_SECONDS);
+    if (med == med)
+        tk_sink_f64_flags(s, "med", med, TK_SINK_SECONDS);
+    else
+        tk_sink_null(s, "med");
+    tk_sink_f64_flags(s, "miss", miss, TK_SINK_PERCENT);
+    tk_sink_f64(s, "plain", sum);
+    tk_sink_object_end(s);
+}
+
+static void emit_numbers(tk_sink *s)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_f64_flags(s, "span", 96.684e-6, TK_SINK_SECONDS);
+    tk_sink_f64_flags(s, "rate", 0.227273, TK_SINK_PERCENT);
+    tk_sink_array_begin(s, "rows");
+    timing(s, "a", 0.027444515, 1.5e-9, 0.5);
+    timing(s, "b", 1.6903e-05, NAN, 1.0);
+    timing(s, "c", -2e-6, 2.5e-10, 0.0);
+    tk_sink_array_end(s);
+    tk_sink_object_end(s);
+    tk_sink_record_begin(s);
+    tk_sink_f64_flags(s, "t", 1.5, TK_SINK_SECONDS);
+    tk_sink_f64_flags(s, "tiny", 3e-10, TK_SINK_SECONDS);
+    tk_sink_f64_flags(s, "inf", INFINITY, TK_SINK_SECONDS);
+    tk_sink_f64_flags(s, "p", 0.00004, TK_SINK_PERCENT);
+    tk_sink_f64(s, "x", 1e-300);
+    tk_sink_record_end(s);
+}
+
+static void test_numbers_text(void **state)
+{
+    (void)state;
+    expect(emit_numbers, TK_SINK_TEXT,
+           "span: 96.684\xC2\xB5s\n"
+           "rate: 22.73%\n"
+           "rows:\n"
+           "  function       sum      med     miss        plain\n"
+           "  a         27.445ms  1.500ns   50.00%    0.0274445\n"
+           "  b          0.017ms        -  100.00%  0.000016903\n"
+           "  c         -0.002ms  0.250ns    0.00%    -0.000002\n"
+           "t=1.500s tiny=0.300ns inf=inf p=0.00% x=0\n");
+}
+
+static void test_numbers_json(void **state)
+{
+    (void)state;
+    expect(emit_numbers, TK_SINK_JSON,
+           "{\"span\":9.6684e-05,\"rate\":0.227273,\"rows\":["
+           "{\"function\":\"a\",\"sum\":0.027444515,\"med\":1.5e-09,\"miss\":0.5,"
+           "\"plain\":0.027444515},"
+           "{\"function\":\"b\",\"sum\":1.6903e-05,\"med\":null,\"miss\":1,"
+           "\"plain\":1.6903e-05},"
+           "{\"function\":\"c\",\"sum\":-2e-06,\"med\":2.5e-10,\"miss\":0,"
+           "\"plain\":-2e-06}]}\n"
+           "{\"t\":1.5,\"tiny\":3e-10,\"inf\":null,\"p\":4e-05,\"x\":1e-300}\n");
+}
+
+/* ---- tk_sink_limit: validate's cap on warnings */
+
+static void warning(tk_sink *s, const char *code, int i)
+{
+    tk_sink_record_begin(s);
+    tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
+    tk_sink_u64(s, "i", (uint64_t)i, 0);
+    tk_sink_object_begin(s, "where");
+    tk_sink_cstr(s, "code", "not-the-group", 0); /* nested: not the group */
+    tk_sink_array_begin(s, "list");
+    tk_sink_f64_flags(s, NULL, 1.0, TK_SINK_SECONDS);
+    tk_sink_array_end(s);
+    tk_sink_object_end(s);
+    if (code)
+        tk_sink_cstr(s, "code", code, 0);
+    tk_sink_record_end(s);
+}
+
+static void emit_limited(tk_sink *s)
+{
+    static const char *const codes[] = {"a", "b", "a", "c", NULL, "a", "c"};
+    tk_sink_limit(s, 2, "code");
+    for (int i = 0; i < 7; i++)
+        warning(s, codes[i], i);
+    tk_sink_limit_end(s);
+    const char *group;
+    uint64_t n;
+    for (size_t i = 0; tk_sink_dropped(s, i, &group, &n); i++) {
+        tk_sink_record_begin(s);
+        tk_sink_cstr(s, "group", group, 0);
+        tk_sink_u64(s, "n", n, 0);
+        tk_sink_record_end(s);
+    }
+    warning(s, "after", 9); /* the limit is over */
+}
+
+static void test_limit_text(void **state)
+{
+    (void)state;
+    expect(emit_limited, TK_SINK_TEXT,
+           "warning i=0 where={code=not-the-group list=[1.000s]} code=a\n"
+           "warning i=1 where={code=not-the-group list=[1.000s]} code=b\n"
+           "group=a n=2\n"
+           "group=c n=2\n"
+           "group=\"\" n=1\n"
+           "warning i=9 where={code=not-the-group list=[1.000s]} code=after\n");
+}
+
+static void test_limit_json(void **state)
+{
+    (void)state;
+    expect(emit_limited, TK_SINK_JSON,
+           "{\"severity\":\"warning\",\"i\":0,\"where\":{\"code\":\"not-the-group\","
+           "\"list\":[1]},\"code\":\"a\"}\n"
+           "{\"severity\":\"warning\",\"i\":1,\"where\":{\"code\":\"not-the-group\","
+           "\"list\":[1]},\"code\":\"b\"}\n"
+           "{\"group\":\"a\",\"n\":2}\n"
+           "{\"group\":\"c\",\"n\":2}\n"
+           "{\"group\":\"\",\"n\":1}\n"
+           "{\"severity\":\"warning\",\"i\":9,\"where\":{\"code\":\"not-the-group\","
+           "\"list\":[1]},\"code\":\"after\"}\n");
+}
+
+/* A new limit starts new counts; a zero limit drops everything. */
+static void test_limit_restart(void **state)
+{
+    (void)state;
+    tu_capture c;
+    tk_sink *s = tu_sink_open(&c, TK_SINK_TEXT);
+    tk_sink_limit(s, 0, "code");
+    warning(s, "x", 0);
+    warning(s, "x", 1);
+    const char *group;
+    uint64_t n = 0;
+    assert_true(tk_sink_dropped(s, 0, &group, &n));
+    assert_string_equal(group, "x");
+    assert_int_equal(n, 2);
+    assert_false(tk_sink_dropped(s, 1, &group, &n));
+    tk_sink_limit(s, 1, NULL);
+    warning(s, "y", 2);
+    warning(s, "y", 3);
+    tk_sink_limit_end(s);
+    assert_true(tk_sink_dropped(s, 0, &group, &n));
+    assert_string_equal(group, ""); /* no group key */
+    assert_int_equal(n, 1);
+    assert_false(tk_sink_dropped(s, 1, &group, &n));
+    char *got = tu_sink_text(s, &c);
+    assert_string_equal(got, "warning i=2 where={code=not-the-group list=[1.000s]} code=y\n");
+    free(got);
+}
+
 /* ---- large output (past the internal flush threshold) arrives whole */
 
 static void test_large_stream(void **state)
@@ -403,6 +561,11 @@ int main(void)
         cmocka_unit_test(test_large_stream),
         cmocka_unit_test(test_write_failure),
         cmocka_unit_test(test_free_unfinished),
+        cmocka_unit_test(test_numbers_text),
+        cmocka_unit_test(test_numbers_json),
+        cmocka_unit_test(test_limit_text),
+        cmocka_unit_test(test_limit_json),
+        cmocka_unit_test(test_limit_restart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,11 @@
 /* tk_strbuf (src/core/strbuf.h): appends, number rendering and the JSON and
  * text string escapers every sink value goes through. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "testutil.h"
 
@@ -152,6 +154,120 @@ static void test_strdup(void **state)
     sb_free(&b);
 }
 
+/* ---- numbers for people (core/numfmt.h): fixed notation, units, percent */
+
+static void test_duration_unit(void **state)
+{
+    (void)state;
+    assert_int_equal(tk_num_duration_unit(0.0), TK_UNIT_S);
+    assert_int_equal(tk_num_duration_unit(NAN), TK_UNIT_S);
+    assert_int_equal(tk_num_duration_unit(INFINITY), TK_UNIT_S);
+    assert_int_equal(tk_num_duration_unit(2.5), TK_UNIT_S);
+    assert_int_equal(tk_num_duration_unit(1.0), TK_UNIT_S);
+    assert_int_equal(tk_num_duration_unit(0.9994), TK_UNIT_MS);
+    /* rounds to 1.000 s: not 999.9996 ms (which would print as 1000.000ms) */
+    assert_int_equal(tk_num_duration_unit(0.9999996), TK_UNIT_S);
+    assert_int_equal(tk_num_duration_unit(0.027444515), TK_UNIT_MS);
+    assert_int_equal(tk_num_duration_unit(1e-3), TK_UNIT_MS);
+    assert_int_equal(tk_num_duration_unit(9.99e-4), TK_UNIT_US);
+    assert_int_equal(tk_num_duration_unit(1.6903e-05), TK_UNIT_US);
+    assert_int_equal(tk_num_duration_unit(-2e-3), TK_UNIT_MS); /* by magnitude */
+    assert_int_equal(tk_num_duration_unit(1e-6), TK_UNIT_US);
+    assert_int_equal(tk_num_duration_unit(9.9e-7), TK_UNIT_NS);
+    assert_int_equal(tk_num_duration_unit(1e-12), TK_UNIT_NS);
+    assert_int_equal(tk_num_duration_unit(1e300), TK_UNIT_S);
+}
+
+static void test_durations(void **state)
+{
+    (void)state;
+    EXPECT(tk_num_duration(b, 0.00123456, TK_UNIT_MS), "1.235ms");
+    EXPECT(tk_num_duration(b, 0.027444515, TK_UNIT_MS), "27.445ms");
+    EXPECT(tk_num_duration(b, 1.6903e-05, TK_UNIT_MS), "0.017ms");
+    EXPECT(tk_num_duration(b, 1.6903e-05, TK_UNIT_US), "16.903\xC2\xB5s");
+    EXPECT(tk_num_duration(b, 2.5e-10, TK_UNIT_NS), "0.250ns");
+    EXPECT(tk_num_duration(b, 96.684e-6, TK_UNIT_S), "0.000s");
+    EXPECT(tk_num_duration(b, 0.0, TK_UNIT_S), "0.000s");
+    EXPECT(tk_num_duration(b, -0.0, TK_UNIT_S), "0.000s");
+    EXPECT(tk_num_duration(b, -1.5e-3, TK_UNIT_MS), "-1.500ms");
+    EXPECT(tk_num_duration(b, -1e-7, TK_UNIT_MS), "0.000ms"); /* no "-0.000" */
+    EXPECT(tk_num_duration(b, 1e9, TK_UNIT_S), "1000000000.000s");
+    EXPECT(tk_num_duration(b, 42.0, 99), "42.000s"); /* a bad unit: seconds */
+    EXPECT(tk_num_duration(b, NAN, TK_UNIT_MS), "nan");
+    EXPECT(tk_num_duration(b, INFINITY, TK_UNIT_MS), "inf");
+    EXPECT(tk_num_duration(b, -INFINITY, TK_UNIT_NS), "-inf");
+}
+
+static void test_percent_and_fixed(void **state)
+{
+    (void)state;
+    EXPECT(tk_num_percent(b, 0.227273), "22.73%");
+    EXPECT(tk_num_percent(b, 0.571429), "57.14%");
+    EXPECT(tk_num_percent(b, 1.0), "100.00%");
+    EXPECT(tk_num_percent(b, 0.0), "0.00%");
+    EXPECT(tk_num_percent(b, 0.00004), "0.00%");
+    EXPECT(tk_num_percent(b, -0.00001), "0.00%");
+    EXPECT(tk_num_percent(b, -0.5), "-50.00%");
+    EXPECT(tk_num_percent(b, NAN), "nan");
+    EXPECT(tk_num_fixed(b, 2.5, 0), "2");     /* round half to even */
+    EXPECT(tk_num_fixed(b, 0.125, 2), "0.12"); /* 0.125 is exact: even */
+    EXPECT(tk_num_fixed(b, -0.004, 2), "0.00");
+    EXPECT(tk_num_fixed(b, -0.006, 2), "-0.01");
+}
+
+static void test_plain(void **state)
+{
+    (void)state;
+    EXPECT(tk_num_plain(b, 0.0), "0");
+    EXPECT(tk_num_plain(b, -0.0), "0");
+    EXPECT(tk_num_plain(b, 0.25), "0.25");
+    EXPECT(tk_num_plain(b, 80.0), "80");
+    EXPECT(tk_num_plain(b, -2.5), "-2.5");
+    EXPECT(tk_num_plain(b, 1.6903e-05), "0.000016903");
+    EXPECT(tk_num_plain(b, 0.027444515), "0.0274445");
+    EXPECT(tk_num_plain(b, 1.0 / 3.0), "0.333333");
+    EXPECT(tk_num_plain(b, 123456.7), "123457");
+    EXPECT(tk_num_plain(b, 9.9999996), "10");
+    EXPECT(tk_num_plain(b, 1e-10), "0");   /* below 9 decimals */
+    EXPECT(tk_num_plain(b, -1e-300), "0"); /* and no "-0" */
+    EXPECT(tk_num_plain(b, 1e15), "1000000000000000");
+    EXPECT(tk_num_plain(b, NAN), "nan");
+    EXPECT(tk_num_plain(b, INFINITY), "inf");
+    EXPECT(tk_num_plain(b, -INFINITY), "-inf");
+}
+
+/* No rendering of any magnitude uses an exponent. */
+static void test_never_scientific(void **state)
+{
+    (void)state;
+    uint64_t seed = 17;
+    for (int i = 0; i < 20000; i++) {
+        int exp10 = (int)tu_rand_below(&seed, 630) - 320;
+        double mant = (double)(tu_rand_below(&seed, 1000000) + 1) / 1e5;
+        double v = (i & 1 ? -mant : mant) * pow(10.0, exp10);
+        tk_strbuf b = {0};
+        tk_num_plain(&b, v);
+        sb_putc(&b, ' ');
+        tk_num_percent(&b, v);
+        sb_putc(&b, ' ');
+        tk_num_duration(&b, v, tk_num_duration_unit(fabs(v)));
+        for (int u = TK_UNIT_NS; u <= TK_UNIT_S; u++) {
+            sb_putc(&b, ' ');
+            tk_num_duration(&b, v, u);
+        }
+        if (strpbrk(b.p, "eE"))
+            fail_msg("%.17g rendered as '%s'", v, b.p);
+        sb_free(&b);
+    }
+    /* the largest finite double: all its 309 digits, no exponent */
+    tk_strbuf b = {0};
+    tk_num_plain(&b, DBL_MAX);
+    assert_int_equal(b.len, 309);
+    assert_memory_equal(b.p, "17976931348623157", 17);
+    assert_null(strpbrk(b.p, "eE."));
+    sb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +278,11 @@ int main(void)
         cmocka_unit_test(test_json_escapes),
         cmocka_unit_test(test_text_strings),
         cmocka_unit_test(test_strdup),
+        cmocka_unit_test(test_duration_unit),
+        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_percent_and_fixed),
+        cmocka_unit_test(test_plain),
+        cmocka_unit_test(test_never_scientific),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
