@@ -204,7 +204,7 @@ bench_cacheray() {
     ensure_trace "$half" "$half_bytes" "$gen"
     bytes=$(file_size "$full")
     hbytes=$(file_size "$half")
-    records=$("$tk" info --json "$full" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+    records=$("$tk" info --json "$full" | sed -n 's/^{[^[]*"records":\([0-9]*\).*/\1/p')
     order=$("$tk" info --json "$full" | sed -n 's/.*"byte_order":"\([a-z]*\)".*/\1/p')
     "$tk" validate -q "$full" >/dev/null ||
         { echo "bench: the generated trace does not validate" >&2; exit 1; }
@@ -653,8 +653,8 @@ bench_casemate() {
     bytes=$(file_size "$full")
     hbytes=$(file_size "$half")
     cbytes=$(file_size "$compact")
-    records=$("$tk" info --json "$full" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
-    crecords=$("$tk" info --json "$compact" | sed -n 's/.*"records":\([0-9]*\).*/\1/p')
+    records=$("$tk" info --json "$full" | sed -n 's/^{[^[]*"records":\([0-9]*\).*/\1/p')
+    crecords=$("$tk" info --json "$compact" | sed -n 's/^{[^[]*"records":\([0-9]*\).*/\1/p')
     "$tk" validate -q "$full" >/dev/null ||
         { echo "bench: the generated log does not validate" >&2; exit 1; }
     cat "$full" "$half" "$compact" >/dev/null # warm the page cache
@@ -760,7 +760,7 @@ bench_ucir() {
         { echo "bench: the generated trace does not validate" >&2; exit 1; }
     "$tk" info --json "$full" >"$tmp.info"
     inflated=$(sed -n 's/.*"inflated_bytes":\([0-9]*\).*/\1/p' "$tmp.info")
-    records=$(sed -n 's/.*"records":\([0-9]*\).*/\1/p' "$tmp.info")
+    records=$(sed -n 's/^{[^[]*"records":\([0-9]*\).*/\1/p' "$tmp.info")
     frames=$(sed -n 's/.*"frames":\([0-9]*\).*/\1/p' "$tmp.info")
     bytes=$(file_size "$full")
     ncpu=$(nproc)

@@ -121,7 +121,7 @@ show "stack --folded: call stacks weighted by self time, for flamegraph.pl or sp
 show "graph: the call graph in Graphviz DOT, edges labelled with call counts (| dot -Tsvg draws it)" \
     "tracekit graph $m-e count $trace"
 if have jq; then
-    show "--json: every command's output as JSON, for scripts; jq keeps the functions called over 100 times" \
+    show "--json: every command's output as JSON (docs/json.md), for scripts; jq keeps the functions called over 100 times" \
         "tracekit account --json $m$trace | jq -r '.[] | select(.count > 100) | \"\\(.function): \\(.count) calls\"'"
 else
     echo "(jq not found: no --json example; scripts/deps.sh demo installs it)"
@@ -133,6 +133,7 @@ README.md, "Using it"     more command lines for each format, recording with tra
 tracekit COMMAND --help   a command's options
 man docs/tracekit.1       the manual page (man tracekit after make install)
 docs/formats/             one page per trace format: cacheray, casemate, ucir, xray
+docs/json.md              the --json output's names, per command, with a schema each
 recorder/README.md        recording C and C++ programs for Cacheray
 docs/architecture.md      the library's layers, and how to add a format
 make test                 the test suite (installs cmocka and LLVM's tools first)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <tracekit/error.h>
 #include <tracekit/input.h>
+#include <tracekit/select.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,6 +67,26 @@ tk_endian tk_cacheray_reader_endian(const tk_cacheray_reader *r);
  * only: unknown tags, flags on RTTA records, truncation. */
 int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
                      tk_error *err);
+
+/* ---- selections (<tracekit/select.h>; docs/formats/cacheray.md)
+ * A record is selected when it passes every option given: its index in
+ * --range, its thread in --thread, and for --addr, an access's bytes, an
+ * RTTA_ADD's region or an RTTA_REMOVE's address in one of the ranges. */
+enum {
+    /* also return the RTTA records before the window's end that are not
+     * selected (tk_cacheray_reader_selected says 0): the regions live at
+     * each selected access are then those of the whole trace */
+    TK_CR_SELECT_CONTEXT = 1,
+    /* end (0) at the window's end instead of reading on */
+    TK_CR_SELECT_STOP = 2
+};
+/* From now on tk_cacheray_next returns the records `sel` selects (an
+ * empty selection: all). The reader keeps its own copy. TK_EUSAGE for
+ * --func, or a range given as a time. */
+tk_status tk_cacheray_reader_select(tk_cacheray_reader *r, const tk_selection *sel,
+                                    unsigned flags, tk_error *err);
+/* 1 when the record last returned is selected, 0 for a context record. */
+int tk_cacheray_reader_selected(const tk_cacheray_reader *r);
 
 /* Offset of the next byte the reader would read: after the last record,
  * the size of the trace. */

@@ -94,6 +94,15 @@ tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec,
  * are the reader's (offset and record index of the input). */
 tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian,
                           tk_error *err);
+/* The same over the records `sel` selects (tk_cacheray_reader_select;
+ * NULL or empty: all), the RTTA records before the window's end applied
+ * to the regions whether selected or not (so each access has the type it
+ * has in the whole trace) but counted only when selected. The first
+ * `warmup` selected records only warm the state up (cache contents, the
+ * 3C shadows, regions, the reuse stack) and are not counted anywhere. */
+tk_status tk_cachesim_run_selected(tk_cachesim *s, tk_input *in, tk_endian endian,
+                                   const tk_selection *sel, uint64_t warmup,
+                                   tk_error *err);
 
 /* ---- results */
 typedef struct tk_cachesim_totals {

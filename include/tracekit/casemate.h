@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <tracekit/error.h>
 #include <tracekit/input.h>
+#include <tracekit/select.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -139,6 +140,14 @@ void tk_casemate_reader_free(tk_casemate_reader *r);
  * and column and the record index; reading cannot continue). */
 int tk_casemate_next(tk_casemate_reader *r, tk_casemate_record *rec,
                      tk_error *err);
+
+/* From now on tk_casemate_next returns only the records `sel` selects
+ * (docs/formats/casemate.md, "Selection"): ids in the range [FROM, TO),
+ * tids in the thread list, and with address ranges the records naming a
+ * location in one (mem-* records, locks, hints). The reader keeps its own
+ * copy. TK_EUSAGE for a function, or a range given as a time. */
+tk_status tk_casemate_reader_select(tk_casemate_reader *r, const tk_selection *sel,
+                                    tk_error *err);
 
 /* Where the record last returned starts: 1-based line and column, byte
  * offset, 0-based index. Before the first record: 0 and TK_NO_RECORD. */

@@ -33,6 +33,9 @@ const char *tk_options_key(const tk_options *o, size_t i);
 /* Common keys:
  *   "skip", "limit"  dump: records to skip / at most to print
  *   "strict"         validate: "1" turns warnings into a failure
+ *   "thread", "range", "addr", "func"
+ *                    selections (<tracekit/select.h>): formats list the ones
+ *                    they take among their options; validate refuses them
  * Every other key belongs to formats: tk_format_options lists a format's;
  * the commands below refuse a key the format does not read (TK_EUSAGE),
  * so an option is never silently ignored. */

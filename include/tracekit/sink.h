@@ -37,13 +37,22 @@ enum {
                                   chosen per table column by its largest
                                   value (per value outside tables); JSON: the
                                   number of seconds */
-    TK_SINK_PERCENT = 1u << 3  /* a ratio (0.25). Text: "25.00%"; JSON: the
+    TK_SINK_PERCENT = 1u << 3, /* a ratio (0.25). Text: "25.00%"; JSON: the
                                   ratio */
+    TK_SINK_ADDR = 1u << 4 | TK_SINK_HEX, /* an address: text 0x...; JSON a
+                                  number, a "0x..." string with
+                                  tk_sink_set_json_hex */
+    TK_SINK_ENUM = 1u << 5     /* a name from a fixed set (a kind, a code):
+                                  written in snake_case, '-' and ' ' as '_' */
 };
 
 /* Write to `out` (not closed by tk_sink_free). */
 tk_sink *tk_sink_new(FILE *out, tk_sink_style style);
 tk_sink_style tk_sink_get_style(const tk_sink *s);
+/* JSON for readers that keep numbers in doubles (jq 1.6, JavaScript):
+ * addresses (TK_SINK_ADDR) and integers beyond 2^53 in magnitude are
+ * written as "0x..." strings ("-0x..." below -2^53). Text is unchanged. */
+void tk_sink_set_json_hex(tk_sink *s, int on);
 
 /* Flush; returns TK_EIO (with `err`) if any write failed. */
 tk_status tk_sink_finish(tk_sink *s, tk_error *err);
@@ -65,6 +74,8 @@ void tk_sink_i64(tk_sink *s, const char *key, int64_t v);
  * ratios). JSON prints the shortest text that reads back exactly, null for
  * NaN and infinities. */
 void tk_sink_f64(tk_sink *s, const char *key, double v);
+/* TK_SINK_SECONDS: text drops a "_s" at the end of the key (the value
+ * shows its unit: "span: 1.500ms" for the JSON member "span_s"). */
 void tk_sink_f64_flags(tk_sink *s, const char *key, double v, unsigned flags);
 void tk_sink_bool(tk_sink *s, const char *key, int v);
 void tk_sink_null(tk_sink *s, const char *key);

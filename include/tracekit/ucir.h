@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <tracekit/error.h>
 #include <tracekit/input.h>
+#include <tracekit/select.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -127,6 +128,19 @@ const tk_ucir_header *tk_ucir_reader_header(const tk_ucir_reader *r);
  * end is sticky). Every FRAME record is followed by the frame's ops;
  * a SYSCALL's nested ops follow it with depth 1. */
 int tk_ucir_next(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err);
+
+/* ---- selections (<tracekit/select.h>; docs/formats/ucir.md)
+ * From now on tk_ucir_next returns only the records `sel` selects: with a
+ * range [FROM, TO) of instructions (counted as the replay counts them:
+ * <tracekit/ucir_replay.h>), the records of those instructions (the setup
+ * before instruction 0 belongs to a window starting at 0; FRAME records and
+ * the records of later keyframes to none); with address ranges, the memory
+ * reads and writes touching one. Positions stay those of the trace. The
+ * reader keeps its own copy. TK_EUSAGE for threads, a function, or a
+ * range given as a time. */
+enum { TK_UCIR_SELECT_STOP = 1 }; /* end (0) after the window */
+tk_status tk_ucir_reader_select(tk_ucir_reader *r, const tk_selection *sel, unsigned flags,
+                                tk_error *err);
 
 /* Where the record last returned sits. SPEC: frame_offset is the file
  * offset of its OP_FRAME and op_offset the offset in the inflated frame

@@ -21,6 +21,10 @@ extern "C" {
  * or pc=) and its memory accesses as mr=ADDR:HEX / mw=ADDR:HEX (reads
  * without recorded bytes are left out). */
 tk_status tk_ucir_export_tenet(tk_ucir_reader *r, FILE *out, tk_error *err);
+/* The same for instructions [from, to) only (the replay runs through the
+ * ones before; its first line has every register: the state at `from`). */
+tk_status tk_ucir_export_tenet_window(tk_ucir_reader *r, FILE *out, uint64_t from, uint64_t to,
+                                      tk_error *err);
 
 /* drcov version 2 (drcov-64): a module per executable mapped region (the
  * regions mapped when their first block ran), and every distinct basic
@@ -29,6 +33,9 @@ tk_status tk_ucir_export_tenet(tk_ucir_reader *r, FILE *out, tk_error *err);
  * *unmapped (may be NULL). */
 tk_status tk_ucir_export_drcov(tk_ucir_reader *r, FILE *out, uint64_t *unmapped,
                                tk_error *err);
+/* The same for the blocks run by instructions [from, to) only. */
+tk_status tk_ucir_export_drcov_window(tk_ucir_reader *r, FILE *out, uint64_t from, uint64_t to,
+                                      uint64_t *unmapped, tk_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <tracekit/error.h>
 #include <tracekit/input.h>
+#include <tracekit/select.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,6 +101,21 @@ typedef struct tk_xray_reader tk_xray_reader;
 tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err);
 void tk_xray_reader_free(tk_xray_reader *r);
 const tk_xray_header *tk_xray_reader_header(const tk_xray_reader *r);
+
+struct tk_xray_map; /* <tracekit/xray_map.h> */
+
+/* A reader as above whose tk_xray_next returns only the logical records
+ * the selection keeps (docs/formats/xray.md, "Selection"): with a thread
+ * list, the records of those tids; with a range FROM:TO (ns since the
+ * trace's first TSC, TSC ticks when it has no cycle frequency), the calls
+ * that begin in the window, each whole with everything it calls, and the
+ * events in the window; with a function, its calls, whole, with
+ * everything they call. A range needs the first TSC: `in` is read once
+ * before (a pipe is first copied to a temporary file in $TMPDIR). `map`
+ * resolves a function name (NULL: ids only). Neither `sel` nor `map` is
+ * kept. TK_EUSAGE for a selection that does not apply. */
+tk_xray_reader *tk_xray_reader_new_selected(tk_input *in, const tk_selection *sel,
+                                            struct tk_xray_map *map, tk_error *err);
 
 /* Logical records in file order (each FDR buffer expanded on its own: a
  * buffer's NewCPUId sets its TSC base), except that FDR v2+ buffers are

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <tracekit/sink.h>
 #include <tracekit/xray.h>
 
 #ifdef __cplusplus
@@ -47,6 +48,9 @@ typedef struct tk_xray_stacks_print_options {
     /* Name of a function id (NULL: "#<id>"). */
     const char *(*name)(void *ctx, int32_t func_id);
     void *name_ctx;
+    /* JSON: the sink to write into, flushed but not finished (NULL: a JSON
+     * sink on `out`). */
+    tk_sink *json;
 } tk_xray_stacks_print_options;
 
 /* Render; returns TK_EIO if writing failed, TK_ENOMEM, else TK_OK. */

@@ -28,12 +28,20 @@ static tk_status parse_endian(const tk_options *o, const char *key,
     return TK_OK;
 }
 
-tk_cacheray_reader *tk_cr_open(tk_input *in, const tk_options *o, tk_error *err)
+tk_cacheray_reader *tk_cr_open(tk_input *in, const tk_options *o, unsigned select_flags,
+                               tk_error *err)
 {
     tk_endian e;
     if (parse_endian(o, "endian", TK_ENDIAN_AUTO, &e, err) != TK_OK)
         return NULL;
-    return tk_cacheray_reader_new(in, e, err);
+    tk_selection *sel = tk_selection_new(o, err);
+    tk_cacheray_reader *r = sel ? tk_cacheray_reader_new(in, e, err) : NULL;
+    if (r && tk_cacheray_reader_select(r, sel, select_flags, err) != TK_OK) {
+        tk_cacheray_reader_free(r);
+        r = NULL;
+    }
+    tk_selection_free(sel);
+    return r;
 }
 
 const char *tk_cr_endian_name(tk_endian e)
@@ -47,10 +55,10 @@ void tk_cr_sink_record(tk_sink *s, const tk_cacheray_record *rec,
                        uint64_t index, uint64_t offset)
 {
     tk_sink_record_begin(s);
-    tk_sink_u64(s, "i", index, TK_SINK_BARE);
+    tk_sink_u64(s, "record", index, TK_SINK_BARE);
     tk_sink_u64(s, "offset", offset, TK_SINK_BARE | TK_SINK_HEX);
-    tk_sink_cstr(s, "type", tk_cacheray_type_name(rec->type), TK_SINK_BARE);
-    tk_sink_u64(s, "addr", rec->addr, TK_SINK_HEX);
+    tk_sink_cstr(s, "kind", tk_cacheray_type_name(rec->type), TK_SINK_BARE | TK_SINK_ENUM);
+    tk_sink_u64(s, "addr", rec->addr, TK_SINK_ADDR);
     switch (rec->type) {
     case TK_CR_READ:
     case TK_CR_WRITE:
@@ -68,9 +76,9 @@ void tk_cr_sink_record(tk_sink *s, const tk_cacheray_record *rec,
         break;
     case TK_CR_RTTA_ADD:
         tk_sink_u64(s, "thread", rec->thread, 0);
-        tk_sink_u64(s, "elemsize", rec->elemsize, 0);
-        tk_sink_u64(s, "elemcount", rec->elemcount, 0);
-        tk_sink_str(s, "typename", rec->type_name, rec->typename_len, 0);
+        tk_sink_u64(s, "elem_size", rec->elemsize, 0);
+        tk_sink_u64(s, "elem_count", rec->elemcount, 0);
+        tk_sink_str(s, "type_name", rec->type_name, rec->typename_len, 0);
         break;
     case TK_CR_RTTA_REMOVE:
         tk_sink_u64(s, "thread", rec->thread, 0);
@@ -86,17 +94,16 @@ static tk_status cr_dump(tk_input *in, const tk_options *o, tk_sink *s,
     if (tk_options_get_u64(o, "skip", 0, &skip, err) != TK_OK ||
         tk_options_get_u64(o, "limit", UINT64_MAX, &limit, err) != TK_OK)
         return err->status;
-    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    tk_cacheray_reader *r = tk_cr_open(in, o, TK_CR_SELECT_STOP, err);
     if (!r)
         return err->status;
     tk_cacheray_record rec;
     int rc = 0;
-    uint64_t shown = 0;
+    uint64_t shown = 0, seen = 0;
     while (shown < limit && (rc = tk_cacheray_next(r, &rec, err)) > 0) {
-        uint64_t i = tk_cacheray_reader_index(r);
-        if (i < skip)
+        if (seen++ < skip) /* counts the records selected */
             continue;
-        tk_cr_sink_record(s, &rec, i, tk_cacheray_reader_offset(r));
+        tk_cr_sink_record(s, &rec, tk_cacheray_reader_index(r), tk_cacheray_reader_offset(r));
         shown++;
     }
     tk_cacheray_reader_free(r);
@@ -109,12 +116,12 @@ static void sink_warning(tk_sink *s, const tk_cacheray_warning *w)
 {
     tk_sink_record_begin(s);
     tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
-    tk_sink_u64(s, "i", w->record, 0);
+    tk_sink_u64(s, "record", w->record, 0);
     tk_sink_u64(s, "offset", w->offset, TK_SINK_HEX);
-    tk_sink_cstr(s, "code", w->code, 0);
-    tk_sink_u64(s, "addr", w->addr, TK_SINK_HEX);
+    tk_sink_cstr(s, "code", w->code, TK_SINK_ENUM);
+    tk_sink_u64(s, "addr", w->addr, TK_SINK_ADDR);
     if (w->kind == TK_CRW_OVERLAP)
-        tk_sink_u64(s, "region", w->other_addr, TK_SINK_HEX);
+        tk_sink_u64(s, "region_addr", w->other_addr, TK_SINK_ADDR);
     tk_sink_cstr(s, "message", w->message, 0);
     tk_sink_record_end(s);
 }
@@ -122,7 +129,7 @@ static void sink_warning(tk_sink *s, const tk_cacheray_warning *w)
 static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                              uint64_t *nwarnings, tk_error *err)
 {
-    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    tk_cacheray_reader *r = tk_cr_open(in, o, 0, err);
     if (!r)
         return err->status;
     tk_cacheray_checker *c = tk_cacheray_checker_new();
@@ -163,14 +170,17 @@ static const char *const cr_targets[] = {"cacheray", "jsonl", NULL};
 static tk_status cr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
-    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    /* a Cacheray subset keeps the annotations its accesses are typed by */
+    unsigned flags = TK_CR_SELECT_STOP |
+                     (strcmp(target, "cacheray") == 0 ? TK_CR_SELECT_CONTEXT : 0);
+    tk_cacheray_reader *r = tk_cr_open(in, o, flags, err);
     if (!r)
         return err->status;
     tk_status st = TK_OK;
     tk_cacheray_record rec;
     int rc = 0;
     if (strcmp(target, "jsonl") == 0) {
-        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o);
         if (!s) {
             tk_cacheray_reader_free(r);
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
@@ -273,5 +283,5 @@ const struct tk_format tk_fmt_cacheray = {
     .convert = cr_convert,
     .report = tk_cr_sim_report,
     .targets = cr_targets,
-    .options = (const char *const[]){"endian", "out-endian", NULL},
+    .options = (const char *const[]){"endian", "out-endian", "thread", "range", "addr", NULL},
 };

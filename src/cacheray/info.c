@@ -60,15 +60,15 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
     tk_sink_cstr(s, "byte_order", tk_cr_endian_name(endian), 0);
     tk_sink_u64(s, "size", size, 0);
     tk_sink_u64(s, "records", records, 0);
-    tk_sink_array_begin(s, "by_type");
+    tk_sink_array_begin(s, "by_kind");
     for (size_t i = 0; i < 4; i++) {
         const type_stats *t = &by_type[order[i]];
         tk_sink_object_begin(s, NULL);
-        tk_sink_cstr(s, "type", tk_cacheray_type_name(order[i]), 0);
+        tk_sink_cstr(s, "kind", tk_cacheray_type_name(order[i]), TK_SINK_ENUM);
         tk_sink_u64(s, "count", t->count, 0);
         if (order[i] <= TK_CR_WRITE) {
-            tk_sink_u64(s, "atomic", t->atomic, 0);
-            tk_sink_u64(s, "unaligned", t->unaligned, 0);
+            tk_sink_u64(s, "atomic_count", t->atomic, 0);
+            tk_sink_u64(s, "unaligned_count", t->unaligned, 0);
             tk_sink_u64(s, "bytes", t->bytes, 0);
         }
         tk_sink_object_end(s);
@@ -83,18 +83,22 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
         memcpy(ids, threads->ukeys, nids * sizeof *ids);
     qsort(ids, nids, sizeof *ids, cmp_u64);
     tk_sink_array_begin(s, "threads");
-    for (size_t i = 0; i < nids && i < MAX_LISTED_THREADS; i++)
-        tk_sink_u64(s, NULL, ids[i], 0);
+    for (size_t i = 0; i < nids && i < MAX_LISTED_THREADS; i++) {
+        const thread_stats *t = tk_map_u64(threads, ids[i]);
+        tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "thread", ids[i], 0);
+        tk_sink_u64(s, "records", t ? t->records : 0, 0);
+        tk_sink_object_end(s);
+    }
     tk_sink_array_end(s);
     free(ids);
 
     if (amin <= amax) {
-        tk_sink_object_begin(s, "address_range");
-        tk_sink_u64(s, "min", amin, TK_SINK_HEX);
-        tk_sink_u64(s, "max", amax, TK_SINK_HEX);
-        tk_sink_object_end(s);
+        tk_sink_u64(s, "min_addr", amin, TK_SINK_ADDR);
+        tk_sink_u64(s, "max_addr", amax, TK_SINK_ADDR);
     } else {
-        tk_sink_null(s, "address_range");
+        tk_sink_null(s, "min_addr");
+        tk_sink_null(s, "max_addr");
     }
 
     size_t *idx = malloc((rtta->n ? rtta->n : 1) * sizeof *idx);
@@ -120,9 +124,18 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
     tk_sink_object_end(s);
 }
 
+/* Add a run of `n` records of one thread to its count (0: out of memory). */
+static int count_run(tk_map *threads, uint64_t thread, uint64_t n)
+{
+    thread_stats *t = n ? tk_map_u64(threads, thread) : NULL;
+    if (t)
+        t->records += n;
+    return !n || t;
+}
+
 tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_cacheray_reader *r = tk_cr_open(in, o, err);
+    tk_cacheray_reader *r = tk_cr_open(in, o, 0, err);
     if (!r)
         return err->status;
     tk_cacheray_checker *live = tk_cacheray_checker_new();
@@ -132,7 +145,7 @@ tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
     tk_map_init(&threads, sizeof(thread_stats));
     tk_map_init(&rtta, sizeof(rtta_stats));
     uint64_t amin = UINT64_MAX, amax = 0, records = 0;
-    uint64_t last_thread = UINT64_MAX; /* skip the map for runs of one thread */
+    uint64_t last_thread = UINT64_MAX, run = 0; /* runs of one thread skip the map */
     tk_cacheray_record rec;
     tk_status st = TK_OK;
     int rc = 0;
@@ -143,12 +156,14 @@ tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
         type_stats *t = &by_type[rec.type];
         t->count++;
         if (rec.thread != last_thread) {
-            if (!tk_map_u64(&threads, rec.thread)) {
+            if (!count_run(&threads, last_thread, run) || !tk_map_u64(&threads, rec.thread)) {
                 st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
                 break;
             }
             last_thread = rec.thread;
+            run = 0;
         }
+        run++;
         if (rec.type <= TK_CR_WRITE) {
             t->atomic += (rec.flags & TK_CR_ATOMIC) != 0;
             t->unaligned += (rec.flags & TK_CR_UNALIGNED) != 0;
@@ -179,6 +194,8 @@ tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
     }
     if (st == TK_OK && rc < 0)
         st = err->status;
+    if (st == TK_OK && !count_run(&threads, last_thread, run))
+        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     if (st == TK_OK)
         emit(s, in, tk_cacheray_reader_endian(r), tk_cacheray_reader_tell(r), records, by_type, &threads,
              amin, amax, &rtta, tk_cacheray_checker_live(live));

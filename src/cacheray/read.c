@@ -5,8 +5,10 @@
 
 #include <tracekit/cacheray.h>
 
+#include "cacheray/cacheray_int.h"
 #include "core/bytes.h"
 #include "core/cursor.h"
+#include "core/select.h"
 
 /* Bytes examined to guess the byte order. */
 #define DETECT_BYTES ((size_t)1 << 16)
@@ -17,6 +19,9 @@ struct tk_cacheray_reader {
     uint64_t rec_off, rec_index;  /* last record returned */
     uint64_t next_index;
     int failed;
+    tk_selection *sel;            /* our copy; NULL: every record */
+    unsigned sel_flags;           /* TK_CR_SELECT_* */
+    int selected;                 /* the last record is selected (else context) */
 };
 
 const char *tk_cacheray_type_name(tk_cacheray_type t)
@@ -120,7 +125,12 @@ tk_cacheray_reader *tk_cacheray_reader_new(tk_input *in, tk_endian endian,
     return r;
 }
 
-void tk_cacheray_reader_free(tk_cacheray_reader *r) { free(r); }
+void tk_cacheray_reader_free(tk_cacheray_reader *r)
+{
+    if (r)
+        tk_selection_free(r->sel);
+    free(r);
+}
 
 tk_endian tk_cacheray_reader_endian(const tk_cacheray_reader *r)
 {
@@ -149,8 +159,7 @@ static const char *record_label(uint8_t base)
            : base == TK_CR_WRITE  ? "write" : "read";
 }
 
-int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
-                     tk_error *err)
+static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error *err)
 {
     if (r->failed)
         return -1;
@@ -253,3 +262,40 @@ flagged:
               "read and write)",
          record_label(base), flags);
 }
+
+int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error *err)
+{
+    if (!r->sel)
+        return next_record(r, rec, err);
+    for (;;) {
+        int rc = next_record(r, rec, err);
+        if (rc <= 0)
+            return rc;
+        int v = tk_cr_select(r->sel, r->sel_flags, rec, r->rec_index);
+        if (v == TK_CR_SEL_END)
+            return 0;
+        r->selected = v == TK_CR_SEL_KEEP;
+        if (v != TK_CR_SEL_DROP)
+            return 1;
+    }
+}
+
+tk_status tk_cacheray_reader_select(tk_cacheray_reader *r, const tk_selection *sel,
+                                    unsigned flags, tk_error *err)
+{
+    tk_selection_free(r->sel);
+    r->sel = NULL;
+    r->selected = 1;
+    if (tk_selection_empty(sel))
+        return TK_OK;
+    if (sel->func)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--func does not apply to cacheray traces");
+    if (tk_sel_check_counts(sel, "cacheray", "record indexes", err) != TK_OK)
+        return err->status;
+    r->sel = tk_sel_dup(sel, err);
+    r->sel_flags = flags;
+    return r->sel ? TK_OK : err->status;
+}
+
+int tk_cacheray_reader_selected(const tk_cacheray_reader *r) { return !r->sel || r->selected; }

@@ -21,6 +21,8 @@ struct cs_reuse {
     tk_cachesim_reuse h;
 };
 
+void cs_reuse_reset_counts(cs_reuse *r) { memset(&r->h, 0, sizeof r->h); }
+
 static void fen_add(cs_reuse *r, uint32_t t, uint32_t delta)
 {
     for (uint32_t i = t + 1; i <= r->cap; i += i & -i)

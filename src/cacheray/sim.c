@@ -205,14 +205,20 @@ static void reuse_pass(tk_cachesim *s, const cs_batch *b)
     }
 }
 
-static void run_batch(tk_cachesim *s, cs_batch *b)
+/* While warming up, the accesses only change state: the caches and the
+ * reuse stack (whose counts are reset after), not the counts per type,
+ * thread or shared line. */
+void cs_run_batch(tk_cachesim *s, cs_batch *b)
 {
-    falseshare_prefetch(s, b);
+    if (!s->warming)
+        falseshare_prefetch(s, b);
     s->top_pass(s, b);
     if (s->stream)
         cs_stream_run(s, b);
-    s->count_pass(s, b);
-    falseshare_pass(s, b);
+    if (!s->warming) {
+        s->count_pass(s, b);
+        falseshare_pass(s, b);
+    }
     if (s->reuse)
         reuse_pass(s, b);
     b->n = 0;
@@ -232,7 +238,7 @@ static void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
     b->run_write[0] = (uint8_t)write;
     b->nruns = 1;
     b->n = 1;
-    run_batch(s, b);
+    cs_run_batch(s, b);
 }
 
 static void rtta_add(tk_cachesim *s, const tk_cacheray_record *rec)
@@ -257,22 +263,23 @@ static void rtta_add(tk_cachesim *s, const tk_cacheray_record *rec)
         T->pub.peak_live = T->pub.live;
 }
 
+void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted)
+{
+    if (rec->type == TK_CR_RTTA_ADD) {
+        s->tot.rtta_add += counted != 0;
+        rtta_add(s, rec);
+    } else {
+        s->tot.rtta_remove += counted != 0;
+        cs_regions_remove(s->regions, rec->addr);
+    }
+}
+
 tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec, tk_error *err)
 {
-    switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
+    if (rec->type <= TK_CR_WRITE)
         on_access(s, rec->addr, rec->size, rec->type == TK_CR_WRITE, rec->thread);
-        break;
-    case TK_CR_RTTA_ADD:
-        s->tot.rtta_add++;
-        rtta_add(s, rec);
-        break;
-    case TK_CR_RTTA_REMOVE:
-        s->tot.rtta_remove++;
-        cs_regions_remove(s->regions, rec->addr);
-        break;
-    }
+    else
+        cs_rtta(s, rec, 1);
     return s->oom ? oom(err) : TK_OK;
 }
 
@@ -316,7 +323,7 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
         b->n = n;
         b->nwrites = nw;
         b->nruns = nruns;
-        run_batch(s, b);
+        cs_run_batch(s, b);
     }
     c->p = p;
 }

@@ -5,7 +5,7 @@ set(TK_CACHESIM_SOURCES
   src/cacheray/toplevel.c
   src/cacheray/regions.c src/cacheray/types.c src/cacheray/threads.c
   src/cacheray/falseshare.c src/cacheray/reuse.c src/cacheray/sim_config.c
-  src/cacheray/sim.c src/cacheray/sim_report.c)
+  src/cacheray/sim.c src/cacheray/sim_select.c src/cacheray/sim_report.c)
 set(TK_CLI_CACHESIM_SOURCES src/cli/cachesim.c)
 
 # On x86-64, the first level's fast pass also in an AVX2 build, chosen at

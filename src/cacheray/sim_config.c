@@ -218,8 +218,9 @@ static int json_flag(json_t *v, int *out)
     return 0;
 }
 
-/* tracekit's format: {"levels": [{"name", "size", "ways", "line",
- * "policy", "write_back", "write_allocate", "inclusive"}], "seed"}. */
+/* tracekit's format: {"levels": [{"name", "size", "ways", "line_size",
+ * "policy", "write_back", "write_allocate", "inclusive"}], "seed"}: the
+ * names cachesim --json writes ("line", the 0.1 name, is read too). */
 static tk_status parse_levels(tk_cachesim_config *c, json_t *root, jctx *j)
 {
     json_t *levels = json_object_get(root, "levels"), *v;
@@ -255,7 +256,7 @@ static tk_status parse_levels(tk_cachesim_config *c, json_t *root, jctx *j)
                     snprintf(l.name, sizeof l.name, "%s", json_string_value(v));
             } else if (!strcmp(key, "size")) {
                 bad = json_size(v, &l.size) != 0;
-            } else if (!strcmp(key, "line")) {
+            } else if (!strcmp(key, "line_size") || !strcmp(key, "line")) {
                 bad = json_size(v, &n) != 0 || n > MAX_LINE;
                 l.line = (uint32_t)n;
             } else if (!strcmp(key, "ways")) {

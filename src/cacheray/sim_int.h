@@ -275,6 +275,7 @@ struct tk_cachesim {
     cs_reuse *reuse;
     unsigned l1_shift;
     int oom;
+    int warming;             /* --warmup: accesses change state, not counts */
     cs_pass_fn top_pass;     /* the batch through the first level */
     /* With no inclusive level below the first, nothing a level does
      * reaches back up: each level takes the batch's requests to it after
@@ -291,6 +292,17 @@ struct tk_cachesim {
  * untyped), offset in the element, field index or -1. */
 void cs_types_locate(tk_cachesim *s, uint64_t addr, uint32_t *type,
                      uint64_t *offset, int32_t *field);
+
+/* The batch through every analysis (sim.c); b->n is 0 after. */
+void cs_run_batch(tk_cachesim *s, cs_batch *b);
+/* An RTTA record: regions change; `counted` adds it to the totals. */
+void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted);
+/* Forget what the reuse histogram counted (the end of a warm-up). */
+void cs_reuse_reset_counts(cs_reuse *r);
+
+/* sim_select.c: the simulation with the selection of `o` (report). */
+tk_status tk_cr_sim_run(tk_cachesim *s, tk_input *in, tk_endian e, const tk_options *o,
+                        tk_error *err);
 
 /* sim_report.c: `tracekit report` for Cacheray (commands.c). */
 tk_status tk_cr_sim_report(tk_input *in, const tk_options *o, tk_sink *out,

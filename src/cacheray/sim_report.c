@@ -52,10 +52,10 @@ static void level_config(out *o, const tk_cachesim_level *l)
 {
     uint64_t lines = l->size / l->line, ways = l->ways ? l->ways : lines;
     tk_sink_u64(o->s, "size", l->size, 0);
-    tk_sink_u64(o->s, "line", l->line, 0);
+    tk_sink_u64(o->s, "line_size", l->line, 0);
     tk_sink_u64(o->s, "ways", ways, 0);
     tk_sink_u64(o->s, "sets", lines / ways, 0);
-    tk_sink_cstr(o->s, "policy", tk_cachesim_policy_name(l->policy), 0);
+    tk_sink_cstr(o->s, "policy", tk_cachesim_policy_name(l->policy), TK_SINK_ENUM);
     tk_sink_bool(o->s, "write_back", l->write_back);
     tk_sink_bool(o->s, "write_allocate", l->write_allocate);
     tk_sink_bool(o->s, "inclusive", l->inclusive);
@@ -211,8 +211,8 @@ static void sharer(out *o, const tk_cachesim_sharer *w, uint64_t line)
 {
     tk_sink_u64(o->s, "thread", w->thread, 0);
     if (o->json) {
-        tk_sink_u64(o->s, "first", w->first, 0);
-        tk_sink_u64(o->s, "last", w->last, 0);
+        tk_sink_u64(o->s, "first_addr", w->first, TK_SINK_ADDR);
+        tk_sink_u64(o->s, "last_addr", w->last, TK_SINK_ADDR);
     } else { /* bytes of the line */
         char range[48];
         snprintf(range, sizeof range, "%llu-%llu", (unsigned long long)(w->first - line),
@@ -221,9 +221,9 @@ static void sharer(out *o, const tk_cachesim_sharer *w, uint64_t line)
     }
     tk_sink_u64(o->s, "writes", w->writes, 0);
     if (w->type)
-        tk_sink_cstr(o->s, "type", w->type, 0);
+        tk_sink_cstr(o->s, "type_name", w->type, 0);
     else
-        tk_sink_null(o->s, "type");
+        tk_sink_null(o->s, "type_name");
     tk_sink_u64(o->s, "offset", w->offset, 0);
     if (w->field)
         tk_sink_cstr(o->s, "field", w->field, 0);
@@ -245,7 +245,7 @@ static void false_sharing(out *o, tk_cachesim *sim, size_t top)
         tk_cachesim_get_false_sharing(sim, i, &fs);
         if (o->json) {
             tk_sink_object_begin(o->s, NULL);
-            tk_sink_u64(o->s, "line", fs.line, 0);
+            tk_sink_u64(o->s, "line_addr", fs.line, TK_SINK_ADDR);
             tk_sink_u64(o->s, "writes", fs.writes, 0);
             tk_sink_u64(o->s, "alternations", fs.alternations, 0);
             tk_sink_array_begin(o->s, "threads");
@@ -260,7 +260,7 @@ static void false_sharing(out *o, tk_cachesim *sim, size_t top)
         }
         for (size_t j = 0; j < fs.nthreads; j++) { /* text: a row per thread */
             tk_sink_object_begin(o->s, NULL);
-            tk_sink_u64(o->s, "line", fs.line, TK_SINK_HEX);
+            tk_sink_u64(o->s, "line_addr", fs.line, TK_SINK_ADDR);
             tk_sink_u64(o->s, "alternations", fs.alternations, 0);
             sharer(o, &fs.threads[j], fs.line);
             tk_sink_object_end(o->s);
@@ -335,7 +335,7 @@ tk_status tk_cr_sim_report(tk_input *in, const tk_options *o, tk_sink *out_sink,
     tk_cachesim_config cfg;
     tk_cachesim_config_init(&cfg);
     tk_cachesim_config_default(&cfg);
-    tk_cacheray_reader *probe = tk_cr_open(in, o, err); /* honours --endian */
+    tk_cacheray_reader *probe = tk_cr_open(in, o, 0, err); /* honours --endian */
     if (!probe)
         return err->status;
     tk_endian e = tk_cacheray_reader_endian(probe);
@@ -343,7 +343,7 @@ tk_status tk_cr_sim_report(tk_input *in, const tk_options *o, tk_sink *out_sink,
     tk_cachesim *s = tk_cachesim_new(&cfg, err);
     if (!s)
         return err->status;
-    tk_status st = tk_cachesim_run(s, in, e, err);
+    tk_status st = tk_cr_sim_run(s, in, e, o, err); /* with the selection */
     if (st == TK_OK)
         st = tk_cachesim_write(s, out_sink, tk_input_name(in), REPORT_TOP,
                                TK_CACHESIM_TYPES_FIRST, err);

@@ -8,6 +8,7 @@
 
 #include <tracekit/casemate.h>
 #include <tracekit/format.h>
+#include <tracekit/select.h>
 
 /* A word of the format (lower case, as written) and the value it reads as.
  * Tables may hold aliases (several words, one value); the name the writer
@@ -30,6 +31,13 @@ extern const tk_cm_words tk_cm_kinds, tk_cm_mem_orders, tk_cm_barrier_words,
 
 /* The value of word `w` (`n` bytes, any case) in `t`, or -1. */
 int tk_cm_lookup(const tk_cm_words *t, const uint8_t *w, size_t n);
+
+/* ---- selections (select.c) */
+/* Does the record pass the selection (its id in --range, its tid in
+ * --thread, a location it names in --addr)? */
+int tk_cm_selected(const tk_selection *s, const tk_casemate_record *rec);
+/* A reader with the selection of `o`. */
+tk_casemate_reader *tk_cm_open(tk_input *in, const tk_options *o, tk_error *err);
 
 /* ---- commands (commands.c, info.c) */
 /* One dump record (text line or JSON object). */

@@ -5,6 +5,7 @@
 
 #include "casemate/casemate_int.h"
 #include "core/format_ops.h"
+#include "core/select.h"
 #include "core/strbuf.h"
 
 /* ---------------------------------------------------------------- dump */
@@ -14,7 +15,7 @@ void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
 {
     int json = tk_sink_get_style(s) == TK_SINK_JSON;
     tk_sink_record_begin(s);
-    tk_sink_u64(s, "i", index, TK_SINK_BARE);
+    tk_sink_u64(s, "record", index, TK_SINK_BARE);
     if (json) {
         tk_sink_u64(s, "line", line, 0);
         tk_sink_u64(s, "col", col, 0);
@@ -24,31 +25,31 @@ void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
                  (unsigned long long)col);
         tk_sink_cstr(s, "at", at, TK_SINK_BARE);
     }
-    tk_sink_cstr(s, "kind", tk_casemate_kind_name(r->kind), TK_SINK_BARE);
+    tk_sink_cstr(s, "kind", tk_casemate_kind_name(r->kind), TK_SINK_BARE | TK_SINK_ENUM);
     tk_sink_u64(s, "id", r->id, 0);
-    tk_sink_u64(s, "tid", r->tid, 0);
+    tk_sink_u64(s, "thread", r->tid, 0);
     switch (r->kind) {
     case TK_CM_MEM_WRITE:
-        tk_sink_cstr(s, "mem_order", tk_casemate_mem_order_name(r->mem_order), 0);
-        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_cstr(s, "mem_order", tk_casemate_mem_order_name(r->mem_order), TK_SINK_ENUM);
+        tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
     case TK_CM_MEM_READ:
-        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
     case TK_CM_MEM_INIT:
     case TK_CM_MEM_FREE:
-        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "size", r->size, TK_SINK_HEX);
         break;
     case TK_CM_MEM_SET:
-        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "size", r->size, TK_SINK_HEX);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
     case TK_CM_SYSREG_WRITE:
-        tk_sink_cstr(s, "sysreg", tk_casemate_sysreg_name(r->sysreg), 0);
+        tk_sink_cstr(s, "sysreg", tk_casemate_sysreg_name(r->sysreg), TK_SINK_ENUM);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
     case TK_CM_BARRIER:
@@ -60,37 +61,38 @@ void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
         }
         break;
     case TK_CM_TLBI:
-        tk_sink_cstr(s, "tlbi", tk_casemate_tlbi_name(r->tlbi), 0);
+        tk_sink_cstr(s, "tlbi", tk_casemate_tlbi_name(r->tlbi), TK_SINK_ENUM);
         if (r->tlbi_operand == TK_CM_OPERAND_VALUE) {
             tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         } else if (r->tlbi_operand == TK_CM_OPERAND_ADDR_LEVEL) {
-            tk_sink_u64(s, "addr", r->address, TK_SINK_HEX);
+            tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
             tk_sink_u64(s, "level", r->level, 0);
         }
         break;
     case TK_CM_HINT:
-        tk_sink_cstr(s, "hint", tk_casemate_hint_name(r->hint), 0);
-        tk_sink_u64(s, "location", r->location, TK_SINK_HEX);
+        tk_sink_cstr(s, "hint", tk_casemate_hint_name(r->hint), TK_SINK_ENUM);
+        tk_sink_u64(s, "addr", r->location, TK_SINK_ADDR);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
     case TK_CM_LOCK:
     case TK_CM_TRYLOCK:
     case TK_CM_UNLOCK:
-        tk_sink_u64(s, "address", r->address, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         break;
     default:
         break;
     }
     if (r->src_kind == TK_CM_SRC_STRING)
         tk_sink_str(s, "src", r->src, r->src_len, 0);
-    else if (r->src_kind == TK_CM_SRC_INT)
-        tk_sink_u64(s, "src", r->src_int, 0);
+    else if (r->src_kind == TK_CM_SRC_INT) /* one type per name: its own key */
+        tk_sink_u64(s, "src_id", r->src_int, 0);
     tk_sink_record_end(s);
 }
 
-static tk_status open_reader(tk_input *in, tk_casemate_reader **r, tk_error *err)
+static tk_status open_reader(tk_input *in, const tk_options *o, tk_casemate_reader **r,
+                             tk_error *err)
 {
-    *r = tk_casemate_reader_new(in, err);
+    *r = tk_cm_open(in, o, err);
     return *r ? TK_OK : err->status;
 }
 
@@ -101,16 +103,16 @@ static tk_status cm_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
         tk_options_get_u64(o, "limit", UINT64_MAX, &limit, err) != TK_OK)
         return err->status;
     tk_casemate_reader *r;
-    if (open_reader(in, &r, err) != TK_OK)
+    if (open_reader(in, o, &r, err) != TK_OK)
         return err->status;
     tk_casemate_record rec;
     int rc = 0;
-    uint64_t shown = 0;
+    uint64_t shown = 0, seen = 0;
     while (shown < limit && (rc = tk_casemate_next(r, &rec, err)) > 0) {
-        uint64_t i = tk_casemate_reader_index(r);
-        if (i < skip)
+        if (seen++ < skip) /* counts the records selected */
             continue;
-        tk_cm_sink_record(s, &rec, i, tk_casemate_reader_line(r), tk_casemate_reader_col(r));
+        tk_cm_sink_record(s, &rec, tk_casemate_reader_index(r), tk_casemate_reader_line(r),
+                          tk_casemate_reader_col(r));
         shown++;
     }
     tk_casemate_reader_free(r);
@@ -145,7 +147,7 @@ static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
 {
     (void)o;
     tk_casemate_reader *r;
-    if (open_reader(in, &r, err) != TK_OK)
+    if (open_reader(in, o, &r, err) != TK_OK)
         return err->status;
     tk_casemate_record rec;
     int rc, first = 1;
@@ -161,9 +163,9 @@ static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
             continue;
         tk_sink_record_begin(s);
         tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
-        tk_sink_u64(s, "i", tk_casemate_reader_index(r), 0);
+        tk_sink_u64(s, "record", tk_casemate_reader_index(r), 0);
         tk_sink_u64(s, "line", tk_casemate_reader_line(r), 0);
-        tk_sink_cstr(s, "code", tk_cm_warning_code(w), 0);
+        tk_sink_cstr(s, "code", tk_cm_warning_code(w), TK_SINK_ENUM);
         tk_sink_u64(s, "id", rec.id, 0);
         tk_sink_cstr(s, "message", tk_cm_warning_message(w), 0);
         tk_sink_record_end(s);
@@ -180,15 +182,14 @@ static const char *const cm_targets[] = {"casemate", "casemate-compact", "jsonl"
 static tk_status cm_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
-    (void)o;
     tk_casemate_reader *r;
-    if (open_reader(in, &r, err) != TK_OK)
+    if (open_reader(in, o, &r, err) != TK_OK)
         return err->status;
     tk_casemate_record rec;
     tk_status st = TK_OK;
     int rc = 0;
     if (strcmp(target, "jsonl") == 0) {
-        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o);
         if (!s) {
             tk_casemate_reader_free(r);
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
@@ -211,7 +212,8 @@ static tk_status cm_convert(tk_input *in, const tk_options *o, const char *targe
             st = err->status;
         size_t len;
         const char *expected = tk_casemate_reader_expected(r, &len);
-        if (st == TK_OK && expected)
+        /* the log's verdict is not a selection's */
+        if (st == TK_OK && expected && !tk_sel_option_given(o))
             st = tk_casemate_write_expected(w, expected, len, err);
         tk_error tmp;
         tk_status fst = tk_casemate_writer_free(w, &tmp);
@@ -289,4 +291,5 @@ const struct tk_format tk_fmt_casemate = {
     .convert = cm_convert,
     .report = tk_cm_report,
     .targets = cm_targets,
+    .options = (const char *const[]){"thread", "range", "addr", NULL},
 };

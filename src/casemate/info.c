@@ -16,7 +16,8 @@ typedef struct stats {
     uint64_t src[3];
     uint64_t id_first, id_last, id_min, id_max, id_backwards;
     uint64_t amin, amax; /* memory addresses written, read, initialised ... */
-    tk_map threads, locks;
+    tk_map threads, locks; /* threads: records of each */
+    uint64_t last_tid, run; /* a run of records of one thread, not counted yet */
 } stats;
 
 static int cmp_u64(const void *a, const void *b)
@@ -34,14 +35,32 @@ static void counts(tk_sink *s, const char *array, const char *key, const uint64_
         if (!v[i])
             continue;
         tk_sink_object_begin(s, NULL);
-        tk_sink_cstr(s, key, name((int)i), 0);
+        tk_sink_cstr(s, key, name((int)i), TK_SINK_ENUM);
         tk_sink_u64(s, "count", v[i], 0);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
 }
 
-static const char *barrier_name(int i) { return tk_casemate_barrier_name((tk_casemate_barrier)i); }
+/* Barriers as dump writes them: "dsb" with its domain, or "isb". */
+static void barriers(tk_sink *s, const uint64_t *v)
+{
+    tk_sink_array_begin(s, "barriers");
+    for (int i = 0; i < TK_CM_BARRIER_COUNT; i++) {
+        const char *name = tk_casemate_barrier_name((tk_casemate_barrier)i);
+        const char *space = strchr(name, ' ');
+        if (!v[i])
+            continue;
+        tk_sink_object_begin(s, NULL);
+        tk_sink_str(s, "barrier", name, space ? (size_t)(space - name) : strlen(name), 0);
+        if (space)
+            tk_sink_cstr(s, "domain", space + 1, 0);
+        tk_sink_u64(s, "count", v[i], 0);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+}
+
 static const char *tlbi_name(int i) { return tk_casemate_tlbi_name((tk_casemate_tlbi)i); }
 static const char *sysreg_name(int i) { return tk_casemate_sysreg_name((tk_casemate_sysreg)i); }
 static const char *hint_name(int i) { return tk_casemate_hint_name((tk_casemate_hint)i); }
@@ -57,7 +76,7 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, stats *st)
     tk_sink_array_begin(s, "by_kind");
     for (int k = 0; k < TK_CM_KIND_COUNT; k++) {
         tk_sink_object_begin(s, NULL);
-        tk_sink_cstr(s, "kind", tk_casemate_kind_name((tk_casemate_kind)k), 0);
+        tk_sink_cstr(s, "kind", tk_casemate_kind_name((tk_casemate_kind)k), TK_SINK_ENUM);
         tk_sink_u64(s, "count", st->by_kind[k], 0);
         tk_sink_object_end(s);
     }
@@ -71,8 +90,13 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, stats *st)
     if (nids)
         qsort(ids, nids, sizeof *ids, cmp_u64);
     tk_sink_array_begin(s, "threads");
-    for (size_t i = 0; i < nids && i < MAX_LISTED_THREADS; i++)
-        tk_sink_u64(s, NULL, ids[i], 0);
+    for (size_t i = 0; i < nids && i < MAX_LISTED_THREADS; i++) {
+        const uint64_t *n = tk_map_u64(&st->threads, ids[i]);
+        tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "thread", ids[i], 0);
+        tk_sink_u64(s, "records", n ? *n : 0, 0);
+        tk_sink_object_end(s);
+    }
     tk_sink_array_end(s);
     free(ids);
 
@@ -88,19 +112,18 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, stats *st)
         tk_sink_null(s, "ids");
     }
     if (st->amin <= st->amax) {
-        tk_sink_object_begin(s, "address_range");
-        tk_sink_u64(s, "min", st->amin, TK_SINK_HEX);
-        tk_sink_u64(s, "max", st->amax, TK_SINK_HEX);
-        tk_sink_object_end(s);
+        tk_sink_u64(s, "min_addr", st->amin, TK_SINK_ADDR);
+        tk_sink_u64(s, "max_addr", st->amax, TK_SINK_ADDR);
     } else {
-        tk_sink_null(s, "address_range");
+        tk_sink_null(s, "min_addr");
+        tk_sink_null(s, "max_addr");
     }
-    tk_sink_u64(s, "locks", st->locks.n, 0);
-    counts(s, "barriers", "barrier", st->barriers, TK_CM_BARRIER_COUNT, barrier_name);
+    tk_sink_u64(s, "lock_count", st->locks.n, 0);
+    barriers(s, st->barriers);
     counts(s, "tlbis", "tlbi", st->tlbis, TK_CM_TLBI_COUNT, tlbi_name);
     counts(s, "sysregs", "sysreg", st->sysregs, TK_CM_SYSREG_COUNT, sysreg_name);
     counts(s, "hints", "hint", st->hints, TK_CM_HINT_COUNT, hint_name);
-    tk_sink_object_begin(s, "src");
+    tk_sink_object_begin(s, "sources");
     tk_sink_u64(s, "strings", st->src[TK_CM_SRC_STRING], 0);
     tk_sink_u64(s, "integers", st->src[TK_CM_SRC_INT], 0);
     tk_sink_u64(s, "missing", st->src[TK_CM_SRC_NONE], 0);
@@ -114,6 +137,32 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, stats *st)
     tk_sink_object_end(s);
 }
 
+/* Add the current run of one thread's records to its count (-1: out of
+ * memory). */
+static int flush_run(stats *st)
+{
+    uint64_t *n = st->run ? tk_map_u64(&st->threads, st->last_tid) : NULL;
+    int ok = !st->run || n;
+    if (n)
+        *n += st->run;
+    st->run = 0;
+    return ok ? 0 : -1;
+}
+
+/* Count a record of thread `tid`: a run of one thread touches the map once. */
+static int count_thread(stats *st, uint64_t tid)
+{
+    if (st->run && tid == st->last_tid) {
+        st->run++;
+        return 0;
+    }
+    if (flush_run(st) != 0 || !tk_map_u64(&st->threads, tid))
+        return -1;
+    st->last_tid = tid;
+    st->run = 1;
+    return 0;
+}
+
 static void address(stats *st, uint64_t a)
 {
     if (a < st->amin)
@@ -124,17 +173,16 @@ static void address(stats *st, uint64_t a)
 
 tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    (void)o;
-    tk_casemate_reader *r = tk_casemate_reader_new(in, err);
+    tk_casemate_reader *r = tk_cm_open(in, o, err);
     if (!r)
         return err->status;
     stats st;
     memset(&st, 0, sizeof st);
     st.amin = st.id_min = UINT64_MAX;
-    tk_map_init(&st.threads, 0);
+    tk_map_init(&st.threads, sizeof(uint64_t));
     tk_map_init(&st.locks, 0);
-    uint64_t last_tid = UINT64_MAX, last_lock = UINT64_MAX;
-    int have_tid = 0, have_lock = 0;
+    uint64_t last_lock = UINT64_MAX;
+    int have_lock = 0;
     tk_casemate_record rec;
     tk_status status = TK_OK;
     int rc;
@@ -151,12 +199,8 @@ tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
         st.records++;
         st.by_kind[rec.kind]++;
         st.src[rec.src_kind]++;
-        if (!have_tid || rec.tid != last_tid) { /* runs of one thread skip the map */
-            if (!tk_map_u64(&st.threads, rec.tid))
-                goto nomem;
-            last_tid = rec.tid;
-            have_tid = 1;
-        }
+        if (count_thread(&st, rec.tid) != 0)
+            goto nomem;
         switch (rec.kind) {
         case TK_CM_MEM_WRITE:
         case TK_CM_MEM_READ:
@@ -198,6 +242,8 @@ tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
     }
     if (rc < 0)
         status = err->status;
+    else if (flush_run(&st) != 0)
+        goto nomem;
     else
         emit(s, in, r, &st);
     goto done;

@@ -12,6 +12,7 @@
 
 #include "casemate/casemate_int.h"
 #include "core/cursor.h"
+#include "core/select.h"
 
 /* Bytes asked for at the start (the cursor then uses up to 4 MiB). */
 #define PEEK ((size_t)1 << 16)
@@ -27,6 +28,7 @@ struct tk_casemate_reader {
     char *expected;    /* text of the '!' line, NUL-terminated */
     size_t expected_len;
     uint64_t expected_line;
+    tk_selection *sel; /* our copy; NULL: every record */
 };
 
 /* ---------------------------------------------------------------- bytes */
@@ -975,6 +977,7 @@ void tk_casemate_reader_free(tk_casemate_reader *r)
     if (!r)
         return;
     free(r->expected);
+    tk_selection_free(r->sel);
     free(r);
 }
 
@@ -1083,7 +1086,7 @@ static int expected_line(tk_casemate_reader *r, tk_error *err)
     return 0;
 }
 
-int tk_casemate_next(tk_casemate_reader *r, tk_casemate_record *rec, tk_error *err)
+static int next_record(tk_casemate_reader *r, tk_casemate_record *rec, tk_error *err)
 {
     if (r->failed)
         return -1;
@@ -1124,6 +1127,30 @@ int tk_casemate_next(tk_casemate_reader *r, tk_casemate_record *rec, tk_error *e
     }
     r->failed = 1;
     return -1;
+}
+
+int tk_casemate_next(tk_casemate_reader *r, tk_casemate_record *rec, tk_error *err)
+{
+    int rc;
+    while ((rc = next_record(r, rec, err)) > 0 && r->sel && !tk_cm_selected(r->sel, rec))
+        ;
+    return rc;
+}
+
+tk_status tk_casemate_reader_select(tk_casemate_reader *r, const tk_selection *sel,
+                                    tk_error *err)
+{
+    tk_selection_free(r->sel);
+    r->sel = NULL;
+    if (tk_selection_empty(sel))
+        return TK_OK;
+    if (sel->func)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--func does not apply to casemate traces");
+    if (tk_sel_check_counts(sel, "casemate", "event ids", err) != TK_OK)
+        return err->status;
+    r->sel = tk_sel_dup(sel, err);
+    return r->sel ? TK_OK : err->status;
 }
 
 uint64_t tk_casemate_reader_line(const tk_casemate_reader *r) { return r->rec_line; }

@@ -6,6 +6,7 @@
 #include <tracekit/casemate_check.h>
 
 #include "casemate/casemate_int.h"
+#include "core/select.h"
 #include "core/hashmap.h"
 
 typedef struct summary {
@@ -16,30 +17,50 @@ typedef struct summary {
     tk_error gave_up;       /* verdict -1: why */
 } summary;
 
+/* The violation as `tracekit bbm --json` writes it. */
+static void emit_violation(tk_sink *s, const tk_cm_violation *v, const summary *sm)
+{
+    tk_sink_object_begin(s, "violation");
+    tk_sink_cstr(s, "code", v->code, TK_SINK_ENUM);
+    tk_sink_cstr(s, "message", v->message, 0);
+    tk_sink_u64(s, "record", sm->at_record, 0);
+    tk_sink_u64(s, "line", sm->at_line, 0);
+    tk_sink_u64(s, "id", v->id, 0);
+    tk_sink_u64(s, "thread", v->tid, 0);
+    if (v->src_kind == TK_CM_SRC_STRING)
+        tk_sink_str(s, "src", v->src, v->src_len, 0);
+    else if (v->src_kind == TK_CM_SRC_INT)
+        tk_sink_u64(s, "src_id", v->src_int, 0);
+    tk_sink_object_end(s);
+}
+
 static void emit_verdict(tk_sink *s, const summary *sm, const tk_cm_checker *k,
                          tk_casemate_reader *r)
 {
     const tk_cm_violation *v = tk_cm_check_violation(k);
     tk_sink_object_begin(s, "bbm");
     tk_sink_cstr(s, "verdict", sm->verdict == 0 ? "ok"
-                               : sm->verdict > 0 ? "violation" : "not checked", 0);
-    if (v) {
-        tk_sink_cstr(s, "code", v->code, 0);
-        tk_sink_cstr(s, "message", v->message, 0);
-        tk_sink_u64(s, "line", sm->at_line, 0);
-        tk_sink_u64(s, "record", sm->at_record, 0);
-        tk_sink_u64(s, "id", v->id, 0);
-        tk_sink_u64(s, "thread", v->tid, 0);
-    } else if (sm->verdict < 0) {
+                               : sm->verdict > 0 ? "violation" : "not_checked", 0);
+    if (v)
+        emit_violation(s, v, sm);
+    else
+        tk_sink_null(s, "violation");
+    if (sm->verdict < 0) { /* where and why the model gave up */
+        tk_sink_object_begin(s, "check_error");
         tk_sink_cstr(s, "message", sm->gave_up.message, 0);
-        tk_sink_u64(s, "line", sm->at_line, 0);
         tk_sink_u64(s, "record", sm->at_record, 0);
+        tk_sink_u64(s, "line", sm->at_line, 0);
+        tk_sink_object_end(s);
+    } else {
+        tk_sink_null(s, "check_error");
     }
     size_t len;
     const char *expected = tk_casemate_reader_expected(r, &len);
     if (expected) /* the log's own "! message" line: does the verdict agree? */
         tk_sink_bool(s, "as_expected", v && strlen(v->message) == len &&
                                            memcmp(v->message, expected, len) == 0);
+    else
+        tk_sink_null(s, "as_expected");
     tk_sink_object_end(s);
 }
 
@@ -50,13 +71,13 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, const summary 
     tk_sink_cstr(s, "file", tk_input_name(in), 0);
     tk_sink_cstr(s, "format", "casemate", 0);
     tk_sink_u64(s, "records", sm->records, 0);
-    tk_sink_u64(s, "threads", sm->threads.n, 0);
+    tk_sink_u64(s, "thread_count", sm->threads.n, 0);
     tk_sink_array_begin(s, "by_kind");
     for (int i = 0; i < TK_CM_KIND_COUNT; i++) {
         if (!sm->by_kind[i])
             continue;
         tk_sink_object_begin(s, NULL);
-        tk_sink_cstr(s, "kind", tk_casemate_kind_name((tk_casemate_kind)i), 0);
+        tk_sink_cstr(s, "kind", tk_casemate_kind_name((tk_casemate_kind)i), TK_SINK_ENUM);
         tk_sink_u64(s, "count", sm->by_kind[i], 0);
         tk_sink_object_end(s);
     }
@@ -65,6 +86,8 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, const summary 
     const char *expected = tk_casemate_reader_expected(r, &len);
     if (expected)
         tk_sink_str(s, "expected", expected, len, 0);
+    else
+        tk_sink_null(s, "expected");
     emit_verdict(s, sm, k, r);
     tk_sink_object_end(s);
 }
@@ -92,7 +115,12 @@ static int step(summary *sm, tk_cm_checker *k, tk_casemate_reader *r,
 
 tk_status tk_cm_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    (void)o;
+    const char *sel = tk_sel_option_given(o); /* a subset's verdict is not the log's */
+    if (sel)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "casemate's report checks break-before-make over the whole "
+                            "log: %s does not apply (dump, info and convert select)",
+                            sel);
     tk_casemate_reader *r = tk_casemate_reader_new(in, err);
     if (!r)
         return err->status;

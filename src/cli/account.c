@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "selection.h"
 
 enum {
     OPT_SORT = OPT_FIRST_COMMAND_OPTION,
@@ -41,9 +42,11 @@ static const char help[] =
     "  --memory-limit SIZE   memory for latencies (default 64M; K, M, G\n"
     "                        suffixes); beyond it they go to a temporary file\n"
     "                        in $TMPDIR, and the statistics stay exact\n"
-    CLI_XRAY_MAP_HELP
-    "  --json                an array of objects: funcid, function, count,\n"
-    "                        min, med, p90, p99, max, sum (seconds)\n"
+    CLI_XRAY_SELECT_HELP CLI_XRAY_MAP_HELP
+    "  --json                an array of objects: func_id, function, count,\n"
+    "                        min_s, med_s, p90_s, p99_s, max_s, sum_s\n"
+    "                        (seconds; null without a cycle frequency)\n"
+    "  --json-hex            --json with integers past 2^53 as \"0x...\"\n"
     "  --format NAME         read the input as NAME (text, csv: -f)\n"
     "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
     "                        after a second), always or never\n"
@@ -177,20 +180,29 @@ static void print_csv(FILE *out, const tk_xray_account_row *r, size_t n, double 
                 func_name(r[i].func_id));
 }
 
-static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, double scale)
+/* A duration of `ticks` in seconds: null without a cycle frequency. */
+static void seconds(tk_sink *s, const char *key, double ticks, uint64_t freq)
+{
+    if (freq)
+        tk_sink_f64_flags(s, key, ticks / (double)freq, TK_SINK_SECONDS);
+    else
+        tk_sink_null(s, key);
+}
+
+static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, uint64_t freq)
 {
     tk_sink_array_begin(s, NULL);
     for (size_t i = 0; i < n; i++) {
         tk_sink_object_begin(s, NULL);
-        tk_sink_i64(s, "funcid", r[i].func_id);
+        tk_sink_i64(s, "func_id", r[i].func_id);
         tk_sink_cstr(s, "function", func_name(r[i].func_id), 0);
         tk_sink_u64(s, "count", r[i].count, 0);
-        tk_sink_f64(s, "min", r[i].min / scale);
-        tk_sink_f64(s, "med", r[i].med / scale);
-        tk_sink_f64(s, "p90", r[i].p90 / scale);
-        tk_sink_f64(s, "p99", r[i].p99 / scale);
-        tk_sink_f64(s, "max", r[i].max / scale);
-        tk_sink_f64(s, "sum", (double)r[i].sum / scale);
+        seconds(s, "min_s", r[i].min, freq);
+        seconds(s, "med_s", r[i].med, freq);
+        seconds(s, "p90_s", r[i].p90, freq);
+        seconds(s, "p99_s", r[i].p99, freq);
+        seconds(s, "max_s", r[i].max, freq);
+        seconds(s, "sum_s", (double)r[i].sum, freq);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
@@ -200,7 +212,8 @@ static void print_json(tk_sink *s, const tk_xray_account_row *r, size_t n, doubl
 typedef struct rows_out {
     const tk_xray_account_row *r;
     size_t n, total;
-    double scale;
+    double scale;  /* ticks per second, 1 without a cycle frequency */
+    uint64_t freq; /* the cycle frequency, 0 when unknown */
 } rows_out;
 
 static tk_status write_rows(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
@@ -209,7 +222,7 @@ static tk_status write_rows(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error 
     (void)c;
     (void)err;
     if (json)
-        print_json(json, o->r, o->n, o->scale);
+        print_json(json, o->r, o->n, o->freq);
     else if (A.csv)
         print_csv(f, o->r, o->n, o->scale);
     else
@@ -244,6 +257,7 @@ int cmd_account(int argc, char **argv)
         {"output-format", required_argument, NULL, 'f'},
         {"output", required_argument, NULL, 'o'},
         {"json", no_argument, NULL, OPT_JSON},
+        {"json-hex", no_argument, NULL, OPT_JSON_HEX},
         {"help", no_argument, NULL, 'h'},
         {"sort", required_argument, NULL, 's'},
         {"sort-order", required_argument, NULL, 'r'},
@@ -255,6 +269,7 @@ int cmd_account(int argc, char **argv)
         {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
         CLI_PROGRESS_LONG_OPTION,
         CLI_XRAY_MAP_LONG_OPTIONS,
+        CLI_XRAY_SELECT_LONG_OPTIONS,
         {0}};
     cli c;
     const char *path = NULL;
@@ -319,7 +334,7 @@ int cmd_account(int argc, char **argv)
     if (A.top < n)
         n = (size_t)A.top;
     uint64_t freq = tk_xray_reader_header(r)->cycle_frequency;
-    rows_out out = {rows, n, total, freq ? (double)freq : 1.0};
+    rows_out out = {rows, n, total, freq ? (double)freq : 1.0, freq};
     rc = cli_write_output(&c, A.output, write_rows, &out);
 done:
     tk_xray_map_free(M);

@@ -39,8 +39,10 @@ static const char help[] =
     "  --dot FILE              write the page-table trees, with every entry's\n"
     "                          state, as a Graphviz graph (at the end, or at the\n"
     "                          violation)\n"
-    "  --json                  one JSON object: {\"ok\", \"events\", \"violation\":\n"
-    "                          {\"code\", \"message\", \"id\", \"tid\", \"src\"} or null}\n"
+    "  --json                  one JSON object: file, format, ok, records and\n"
+    "                          the violation (code, message, record, line, id,\n"
+    "                          thread, src) or null (docs/json.md)\n"
+    "  --json-hex              --json with integers past 2^53 as \"0x...\"\n"
     "  --format NAME           read the input as NAME (casemate) without detecting\n"
     "  --progress WHEN         progress line on stderr: auto (on a terminal,\n"
     "                          after a second), always or never\n"
@@ -101,28 +103,32 @@ static void trace_step(tk_cm_checker *k, const tk_casemate_record *rec)
     }
 }
 
-static int print_json(cli *c, const tk_cm_violation *v, uint64_t events)
+/* `r` is at the violating record, if any. */
+static int print_json(cli *c, const tk_cm_violation *v, uint64_t records,
+                      tk_casemate_reader *r)
 {
     tk_sink *s = cli_sink(c);
     if (!s)
         return EXIT_TROUBLE;
     tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "file", c->path, 0);
+    tk_sink_cstr(s, "format", tk_format_name(c->fmt), 0);
     tk_sink_bool(s, "ok", v == NULL);
-    tk_sink_u64(s, "events", events, 0);
+    tk_sink_u64(s, "records", records, 0);
     if (!v) {
         tk_sink_null(s, "violation");
     } else {
         tk_sink_object_begin(s, "violation");
-        tk_sink_cstr(s, "code", v->code, 0);
+        tk_sink_cstr(s, "code", v->code, TK_SINK_ENUM);
         tk_sink_cstr(s, "message", v->message, 0);
+        tk_sink_u64(s, "record", tk_casemate_reader_index(r), 0);
+        tk_sink_u64(s, "line", tk_casemate_reader_line(r), 0);
         tk_sink_u64(s, "id", v->id, 0);
-        tk_sink_u64(s, "tid", v->tid, 0);
+        tk_sink_u64(s, "thread", v->tid, 0);
         if (v->src_kind == TK_CM_SRC_STRING)
             tk_sink_str(s, "src", v->src, v->src_len, 0);
-        else if (v->src_kind == TK_CM_SRC_INT)
-            tk_sink_u64(s, "src", v->src_int, 0);
-        else
-            tk_sink_null(s, "src");
+        else if (v->src_kind == TK_CM_SRC_INT) /* one type per name: its own key */
+            tk_sink_u64(s, "src_id", v->src_int, 0);
         tk_sink_object_end(s);
     }
     tk_sink_object_end(s);
@@ -201,7 +207,7 @@ static int check(cli *c, tk_casemate_reader *r, tk_cm_checker *k)
     const tk_cm_violation *v = tk_cm_check_violation(k);
     int dot_rc = B.dot ? write_dot(k) : EXIT_OK;
     if (c->json) {
-        int rc_json = print_json(c, v, B.dry_run ? records : tk_cm_check_events(k));
+        int rc_json = print_json(c, v, B.dry_run ? records : tk_cm_check_events(k), r);
         if (rc_json != EXIT_OK)
             return rc_json;
     } else if (v) {

@@ -8,6 +8,7 @@
 #include <tracekit/cachesim.h>
 
 #include "cli.h"
+#include "selection.h"
 
 static const char help[] =
     "usage: tracekit cachesim [OPTIONS] FILE\n"
@@ -41,8 +42,21 @@ static const char help[] =
     "  --no-3c               do not classify misses (compulsory, capacity and\n"
     "                        conflict print as '-' / null)\n"
     "  --top N               false-sharing lines to list (default 20, 0 = all)\n"
+    "  --thread LIST         only these threads' records: ids and FIRST-LAST\n"
+    "                        ranges (1,5-9)\n"
+    "  --range FROM:TO       only records FROM to TO-1 by index (:TO, FROM:\n"
+    "                        leave an end open; K, M, G multiply)\n"
+    "  --addr LIST           only accesses touching LO-HI (HI excluded),\n"
+    "                        ADDR+LEN or ADDR (a comma list)\n"
+    "                        (annotations are applied whatever the selection:\n"
+    "                        each access keeps the type it has in the trace)\n"
+    "  --warmup N            the first N records selected only warm the caches\n"
+    "                        up: simulated, not counted (--range FROM-N:TO\n"
+    "                        --warmup N warms a window up)\n"
     "  --json                one JSON object: levels, types, threads,\n"
     "                        false_sharing, reuse\n"
+    "  --json-hex            --json with addresses and integers past 2^53 as\n"
+    "                        \"0x...\" strings (jq 1.6, JavaScript)\n"
     "  --endian ORDER        byte order: little, big or auto (default)\n"
     "  --format NAME         read the input as NAME (cacheray) without detecting\n"
     "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
@@ -56,14 +70,15 @@ enum {
     OPT_SEED,
     OPT_REUSE,
     OPT_NO_3C,
-    OPT_TOP
+    OPT_TOP,
+    OPT_WARMUP
 };
 
 static struct {
     tk_cachesim_config cfg;
     const char *config;
     int have_levels, write_through, no_allocate, inclusive, have_seed;
-    uint64_t seed, top;
+    uint64_t seed, top, warmup;
 } S;
 
 static int parse_count(cli *c, const char *opt, const char *arg, uint64_t *out)
@@ -103,6 +118,12 @@ static int extra(cli *c, int opt, const char *arg)
         S.have_seed = 1;
         return parse_count(c, "--seed", arg, &S.seed) == 0 ? 1 : -1;
     case OPT_TOP: return parse_count(c, "--top", arg, &S.top) == 0 ? 1 : -1;
+    case OPT_WARMUP:
+        if (cli_parse_count(arg, &S.warmup) != 0) {
+            cli_usage_error(c->command, "--warmup takes a number of records, not '%s'", arg);
+            return -1;
+        }
+        return 1;
     }
     return 0;
 }
@@ -142,12 +163,17 @@ static int simulate(cli *c, tk_cachesim *sim)
 {
     tk_error err;
     tk_error_clear(&err);
-    if (tk_cachesim_run(sim, c->in, endian_option(c), &err) != TK_OK)
+    tk_selection *sel = tk_selection_new(c->opts, &err); /* checked when parsed */
+    tk_status st = sel ? tk_cachesim_run_selected(sim, c->in, endian_option(c), sel, S.warmup,
+                                                  &err)
+                       : err.status;
+    tk_selection_free(sel);
+    if (st != TK_OK)
         return cli_report(c->path, &err);
     tk_sink *s = cli_sink(c);
     if (!s)
         return EXIT_TROUBLE;
-    tk_status st = tk_cachesim_write(sim, s, c->path, (size_t)S.top, 0, &err);
+    st = tk_cachesim_write(sim, s, c->path, (size_t)S.top, 0, &err);
     int rc = cli_finish(c, s);
     tk_sink_free(s);
     return st != TK_OK ? cli_report(c->path, &err) : rc;
@@ -167,6 +193,8 @@ int cmd_cachesim(int argc, char **argv)
         {"reuse", no_argument, NULL, OPT_REUSE},
         {"no-3c", no_argument, NULL, OPT_NO_3C},
         {"top", required_argument, NULL, OPT_TOP},
+        CLI_THREAD_LONG_OPTION, CLI_RANGE_LONG_OPTION, CLI_ADDR_LONG_OPTION,
+        {"warmup", required_argument, NULL, OPT_WARMUP},
         {0}};
     cli c;
     const char *path = NULL;

@@ -12,6 +12,7 @@ enum { EXIT_OK = 0, EXIT_BAD_TRACE = 1, EXIT_TROUBLE = 2 };
 enum {
     OPT_FORMAT = 0x100,
     OPT_JSON,
+    OPT_JSON_HEX,
     OPT_ENDIAN,
     OPT_HELP,
     OPT_NO_DEMANGLE,
@@ -19,6 +20,10 @@ enum {
     OPT_THREADS,
     OPT_MAX_FRAME,
     OPT_PROGRESS,
+    OPT_THREAD, /* selections (selection.c) */
+    OPT_RANGE,
+    OPT_ADDR,
+    OPT_FUNC,
     OPT_FIRST_COMMAND_OPTION /* commands number their own from here */
 };
 
@@ -31,6 +36,7 @@ enum {
 #define CLI_BASE_LONG_OPTIONS                                                \
     {"format", required_argument, NULL, OPT_FORMAT},                         \
     {"json", no_argument, NULL, OPT_JSON},                                   \
+    {"json-hex", no_argument, NULL, OPT_JSON_HEX},                           \
     CLI_PROGRESS_LONG_OPTION,                                                \
     {"help", no_argument, NULL, 'h'}
 #define CLI_CACHERAY_LONG_OPTIONS {"endian", required_argument, NULL, OPT_ENDIAN}
@@ -54,12 +60,18 @@ enum {
     "  --no-demangle         XRay: keep C++ names mangled (--demangle: the\n" \
     "                        default, LLVM's spelling)\n"
 
+/* --json-hex, in the common options' columns (docs/json.md). */
+#define CLI_JSON_HEX_HELP                                                    \
+    "  --json-hex        --json with addresses and integers past 2^53 as\n"  \
+    "                    \"0x...\" strings (jq 1.6, JavaScript)\n"
+
 #define CLI_COMMON_HELP                                                      \
     "  --format NAME     read the input as NAME instead of detecting it\n"   \
     "  --endian ORDER    cacheray byte order: little, big or auto (default)\n" \
     "  --threads N       ucir: frame decoding threads (default: all cores)\n" \
     "  --max-frame SIZE  ucir: largest inflated frame accepted (default 256M)\n" \
     "  --json            machine-readable JSON output\n"                     \
+    CLI_JSON_HEX_HELP                                                        \
     "  --progress WHEN   progress line on stderr: auto (on a terminal, after\n" \
     "                    a second), always or never\n"                       \
     "  -h, --help        show this help\n"
@@ -68,6 +80,7 @@ typedef struct cli {
     const char *command;
     const char *format_name; /* --format */
     int json;
+    int json_hex; /* --json-hex (sets json too) */
     int progress; /* --progress: CLI_PROGRESS_AUTO, ... */
     tk_options *opts;
     /* set by cli_open */

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "selection.h"
 #include "spelling.h"
 
 int cli_exit_status(tk_status st)
@@ -89,6 +90,9 @@ int cli_common_option(cli *c, int opt, const char *arg)
     case OPT_JSON:
         c->json = 1;
         return 1;
+    case OPT_JSON_HEX:
+        c->json = c->json_hex = 1;
+        return 1;
     case 'm':
         return cli_set(c, "instr-map", arg) == EXIT_OK ? 1 : -1;
     case OPT_NO_DEMANGLE:
@@ -112,7 +116,7 @@ int cli_common_option(cli *c, int opt, const char *arg)
         }
         return cli_set(c, "endian", arg) == EXIT_OK ? 1 : -1;
     default:
-        return 0;
+        return cli_select_option(c, opt, arg); /* --thread, --range, ... */
     }
 }
 
@@ -227,6 +231,8 @@ tk_sink *cli_sink(cli *c)
     tk_sink *s = tk_sink_new(stdout, c->json ? TK_SINK_JSON : TK_SINK_TEXT);
     if (!s)
         fprintf(stderr, "tracekit: out of memory\n");
+    else
+        tk_sink_set_json_hex(s, c->json_hex);
     return s;
 }
 
@@ -334,7 +340,7 @@ int cli_open_xray(cli *c, int parse_rc, const char *path, tk_xray_reader **r)
         if (strcmp(tk_format_name(c->fmt), "xray") != 0)
             rc = cli_usage_error(c->command, "%s is a %s trace; %s needs XRay", c->path,
                                  tk_format_name(c->fmt), c->command);
-        else if (!(*r = tk_xray_reader_new(c->in, &err)))
+        else if (!(*r = cli_xray_reader(c, &err))) /* with the selection */
             rc = cli_report(c->path, &err);
     }
     if (!*r)
@@ -402,6 +408,8 @@ int cli_write_output(cli *c, const char *path, cli_write_fn fn, void *ctx)
         return cli_report(NULL, &err);
     FILE *f = tk_output_file(out);
     tk_sink *json = c->json ? tk_sink_new(f, TK_SINK_JSON) : NULL;
+    if (json)
+        tk_sink_set_json_hex(json, c->json_hex);
     tk_status st;
     if (c->json && !json) {
         st = tk_error_set(&err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "selection.h"
 
 enum { OPT_TO = OPT_FIRST_COMMAND_OPTION, OPT_OUT_ENDIAN, OPT_NO_SORT, OPT_MEMORY_LIMIT };
 
@@ -22,7 +23,8 @@ static const char help[] =
     "  cacheray          Cacheray binary (with --out-endian to switch byte order)\n"
     "  casemate          casemate log, canonical keyword form\n"
     "  casemate-compact  casemate log, positional form (casemate-check -c)\n"
-    "  jsonl             JSON Lines, one object per record (as dump --json)\n"
+    "  jsonl             JSON Lines, one object per record (as dump --json;\n"
+    "                    with --json-hex as dump --json-hex)\n"
     "  ucir              Usercorn replay trace, 2016 spec (frames and keyframes\n"
     "                    kept, recompressed)\n"
     "  tenet             UCIR: Tenet's text trace (one line per instruction:\n"
@@ -47,7 +49,7 @@ static const char help[] =
     "                    the default)\n"
     "  -y, --symbolize   llvm-xray's: -m names the functions anyway; without\n"
     "                    -m, yaml names them #<id> as llvm-xray does\n"
-    CLI_XRAY_MAP_HELP CLI_COMMON_HELP
+    CLI_SELECT_HELP CLI_XRAY_MAP_HELP CLI_COMMON_HELP
     "\nllvm-xray's spellings work too: -output-format=yaml, -output=OUT,\n"
     "-instr_map=BIN, -symbolize, -sort=false, -demangle=false, ...\n";
 
@@ -108,6 +110,7 @@ int cmd_convert(int argc, char **argv)
 {
     static const struct option longopts[] = {
         CLI_COMMON_LONG_OPTIONS,
+        CLI_SELECT_LONG_OPTIONS,
         CLI_XRAY_MAP_LONG_OPTIONS,
         {"to", required_argument, NULL, OPT_TO},
         {"output", required_argument, NULL, 'o'},
@@ -125,7 +128,12 @@ int cmd_convert(int argc, char **argv)
     int rc = cli_parse(&c, argc, argv, "ho:m:f:sy", longopts, help, extra, &path);
     if (rc < 0 && !target)
         rc = cli_usage_error("convert", "--to TARGET is required");
-    if (rc < 0 && c.json)
+    /* --json-hex shapes --to jsonl's numbers; --json alone means nothing */
+    if (rc < 0 && c.json_hex && strcmp(target, "jsonl") != 0)
+        rc = cli_usage_error("convert", "--json-hex applies to --to jsonl, not --to %s", target);
+    else if (rc < 0 && c.json_hex)
+        rc = cli_set(&c, "json-hex", "1") == EXIT_OK ? rc : EXIT_TROUBLE;
+    else if (rc < 0 && c.json)
         rc = cli_usage_error("convert", "--json does not apply: the output is --to's target "
                                         "(--to jsonl writes JSON Lines)");
     /* only Cacheray is written in either byte order */

@@ -1,5 +1,6 @@
 /* tracekit dump: every record, one per line. */
 #include "cli.h"
+#include "selection.h"
 
 enum { OPT_LIMIT = OPT_FIRST_COMMAND_OPTION, OPT_SKIP, OPT_RECORDS };
 
@@ -10,15 +11,17 @@ static const char help[] =
     "with one object per record.\n"
     "\n"
     "options:\n"
-    "  --skip N          start after the first N records\n"
+    "  --skip N          start after the first N records (of those selected)\n"
     "  --limit N         print at most N records\n"
     "  --records raw|logical\n"
     "                    XRay FDR: raw records as llvm-xray fdr-dump prints\n"
     "                    them (default), or expanded calls with absolute TSCs\n"
+    "                    (the default with a selection, which keeps those)\n"
     "  --records instructions|raw\n"
     "                    UCIR: a per-instruction listing with disassembly and\n"
     "                    each instruction's effects (default; --skip/--limit\n"
-    "                    count instructions), or the records as they are\n" CLI_COMMON_HELP;
+    "                    count instructions), or the records as they are\n"
+    CLI_SELECT_HELP_IDS CLI_COMMON_HELP;
 
 /* A count: checked here so that `--limit FILE` says so, not "missing FILE". */
 static int count(cli *c, const char *option, const char *key, const char *arg)
@@ -51,6 +54,7 @@ int cmd_dump(int argc, char **argv)
 {
     static const struct option longopts[] = {
         CLI_COMMON_LONG_OPTIONS,
+        CLI_SELECT_LONG_OPTIONS,
         {"limit", required_argument, NULL, OPT_LIMIT},
         {"skip", required_argument, NULL, OPT_SKIP},
         {"records", required_argument, NULL, OPT_RECORDS},

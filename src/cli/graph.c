@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "selection.h"
 
 static const char help[] =
     "usage: tracekit graph [OPTIONS] FILE\n"
@@ -26,9 +27,11 @@ static const char help[] =
     "                              the frames above it too (missing tail exits)\n"
     "  -k, --keep-going            report unmatched exits and go on\n"
     "  -o, --output OUT            write to OUT (default: standard output)\n"
-    CLI_XRAY_MAP_HELP
+    CLI_XRAY_SELECT_HELP CLI_XRAY_MAP_HELP
     "  --json                      a JSON object: vertices and edges in the\n"
     "                              same order, with all their statistics\n"
+    "                              (seconds: min_s, ..., sum_s)\n"
+    "  --json-hex                  --json with integers past 2^53 as \"0x...\"\n"
     "  --format NAME               read the input as NAME\n"
     "  --progress WHEN             progress line on stderr: auto (on a terminal,\n"
     "                              after a second), always or never\n"
@@ -98,32 +101,44 @@ static void report_failure(cli *c, tk_xray_map *map, const tk_xray_graph *g,
     fputc('\n', stderr);
 }
 
-static void json_stats(tk_sink *s, const tk_xray_graph_stats *st)
+/* A statistic in seconds; null when the trace has no cycle frequency (the
+ * graph then holds ticks of unknown length). */
+static void seconds(tk_sink *s, const char *key, double v, uint64_t freq)
 {
-    tk_sink_u64(s, "count", st->count, 0);
-    tk_sink_f64(s, "min", st->min);
-    tk_sink_f64(s, "med", st->med);
-    tk_sink_f64(s, "p90", st->p90);
-    tk_sink_f64(s, "p99", st->p99);
-    tk_sink_f64(s, "max", st->max);
-    tk_sink_f64(s, "sum", st->sum);
+    if (freq)
+        tk_sink_f64_flags(s, key, v, TK_SINK_SECONDS);
+    else
+        tk_sink_null(s, key);
 }
 
-static void print_json(tk_sink *s, const tk_xray_graph *g, tk_xray_map *map, uint64_t freq)
+static void json_stats(tk_sink *s, const tk_xray_graph_stats *st, uint64_t freq)
+{
+    tk_sink_u64(s, "count", st->count, 0);
+    seconds(s, "min_s", st->min, freq);
+    seconds(s, "med_s", st->med, freq);
+    seconds(s, "p90_s", st->p90, freq);
+    seconds(s, "p99_s", st->p99, freq);
+    seconds(s, "max_s", st->max, freq);
+    seconds(s, "sum_s", st->sum, freq);
+}
+
+static void print_json(cli *c, tk_sink *s, const tk_xray_graph *g, tk_xray_map *map,
+                       uint64_t freq)
 {
     tk_xray_graph_stats st;
     int32_t id, from, to;
     tk_sink_object_begin(s, NULL);
-    tk_sink_cstr(s, "time_unit", freq ? "seconds" : "ticks", 0);
+    tk_sink_cstr(s, "file", c->path, 0);
+    tk_sink_cstr(s, "format", tk_format_name(c->fmt), 0);
     tk_sink_u64(s, "cycle_frequency", freq, 0);
     tk_sink_i64(s, "root", 0);
     tk_sink_array_begin(s, "vertices");
     for (size_t i = 0; i < tk_xray_graph_vertices(g); i++) {
         tk_xray_graph_vertex(g, i, &id, &st);
         tk_sink_object_begin(s, NULL);
-        tk_sink_i64(s, "funcid", id);
+        tk_sink_i64(s, "func_id", id);
         tk_sink_cstr(s, "function", tk_xray_map_name(map, id), 0);
-        json_stats(s, &st);
+        json_stats(s, &st, freq);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
@@ -131,9 +146,9 @@ static void print_json(tk_sink *s, const tk_xray_graph *g, tk_xray_map *map, uin
     for (size_t i = 0; i < tk_xray_graph_edges(g); i++) {
         tk_xray_graph_edge(g, i, &from, &to, &st);
         tk_sink_object_begin(s, NULL);
-        tk_sink_i64(s, "from", from);
-        tk_sink_i64(s, "to", to);
-        json_stats(s, &st);
+        tk_sink_i64(s, "caller", from);
+        tk_sink_i64(s, "callee", to);
+        json_stats(s, &st, freq);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
@@ -150,9 +165,8 @@ typedef struct graph_out {
 static tk_status write_graph(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
 {
     const graph_out *o = ctx;
-    (void)c;
     if (json) {
-        print_json(json, o->g, o->map, o->freq);
+        print_json(c, json, o->g, o->map, o->freq);
         return TK_OK;
     }
     G.print.name = name_of;
@@ -175,6 +189,7 @@ int cmd_graph(int argc, char **argv)
         {"keep-going", no_argument, NULL, 'k'},
         {"output", required_argument, NULL, 'o'},
         CLI_XRAY_MAP_LONG_OPTIONS,
+        CLI_XRAY_SELECT_LONG_OPTIONS,
         {0}};
     cli c;
     const char *path = NULL;

@@ -1,5 +1,6 @@
 /* tracekit info: a summary of one trace. */
 #include "cli.h"
+#include "selection.h"
 
 static const char help[] =
     "usage: tracekit info [OPTIONS] FILE\n"
@@ -7,7 +8,9 @@ static const char help[] =
     "Summarize a trace: detected format, byte order, size, record counts by\n"
     "type, threads, address range and type annotations.\n"
     "\n"
-    "options:\n" CLI_COMMON_HELP;
+    "With a selection, the summary is of the records selected.\n"
+    "\n"
+    "options:\n" CLI_SELECT_HELP_IDS CLI_COMMON_HELP;
 
 static tk_status run(cli *c, tk_sink *s, tk_error *err)
 {
@@ -16,7 +19,8 @@ static tk_status run(cli *c, tk_sink *s, tk_error *err)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {CLI_COMMON_LONG_OPTIONS, {0}};
+    static const struct option longopts[] = {CLI_COMMON_LONG_OPTIONS,
+                                               CLI_SELECT_LONG_OPTIONS, {0}};
     cli c;
     const char *path = NULL;
     if (cli_init(&c, "info") != EXIT_OK)

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "selection.h"
 
 static const char help[] =
     "usage: tracekit replay [OPTIONS] FILE\n"
@@ -15,7 +16,8 @@ static const char help[] =
     "Replay a Usercorn trace (UCIR) and print the machine state: the current\n"
     "instruction and its address, the registers, the memory map. Instruction\n"
     "0 is the first one executed; the state of instruction N includes its\n"
-    "effects. Without --at: the state at the end of the trace.\n"
+    "effects. Without --at: the state at the end of the trace. --at and\n"
+    "--history select; --range, --addr, --thread and --func do not apply.\n"
     "\n"
     "options:\n"
     "  -a, --at N            the state after instruction N\n"
@@ -35,6 +37,8 @@ static const char help[] =
     "  --threads N           frame decoding threads (default: all cores)\n"
     "  --max-frame SIZE      largest inflated frame accepted (default 256M)\n"
     "  --json                one JSON object (history: one per line)\n"
+    "  --json-hex            --json with addresses and integers past 2^53 as\n"
+    "                        \"0x...\" strings (jq 1.6, JavaScript)\n"
     "  --format NAME         read the input as NAME\n"
     "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
     "                        after a second), always or never\n"
@@ -176,14 +180,16 @@ static void hex_bytes(const uint8_t *b, const uint8_t *known, size_t n, char *ou
 
 /* ---- state output */
 
-/* A JSON object opened with the instruction and its address (null when
- * unknown or before the first instruction). */
-static void json_begin(tk_sink *s, const tk_ucir_replay_info *in)
+/* The instruction and its address (null before the first instruction, or
+ * when unknown). */
+static void json_insn(tk_sink *s, const tk_ucir_replay_info *in)
 {
-    tk_sink_object_begin(s, NULL);
-    tk_sink_i64(s, "index", in->instruction);
+    if (in->instruction >= 0)
+        tk_sink_u64(s, "insn", (uint64_t)in->instruction, 0);
+    else
+        tk_sink_null(s, "insn");
     if (in->pc_known && in->instruction >= 0)
-        tk_sink_u64(s, "pc", in->pc, 0);
+        tk_sink_u64(s, "pc", in->pc, TK_SINK_ADDR);
     else
         tk_sink_null(s, "pc");
 }
@@ -260,12 +266,15 @@ static tk_status print_state_text(tk_ucir_replay *rp, const tk_ucir_header *h, t
     return TK_OK;
 }
 
-static tk_status print_state_json(tk_ucir_replay *rp, const tk_ucir_header *h, tk_sink *s,
-                                  tk_error *err)
+static tk_status print_state_json(cli *c, tk_ucir_replay *rp, const tk_ucir_header *h,
+                                  tk_sink *s, tk_error *err)
 {
     tk_ucir_replay_info in;
     tk_ucir_replay_info_get(rp, &in);
-    json_begin(s, &in);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_cstr(s, "file", c->path, 0);
+    tk_sink_cstr(s, "format", tk_format_name(c->fmt), 0);
+    json_insn(s, &in);
     size_t n = tk_ucir_replay_regs(rp, NULL, NULL, 0), nm = tk_ucir_replay_maps(rp, NULL, 0);
     uint32_t *nums = malloc((n ? n : 1) * sizeof *nums);
     uint64_t *vals = malloc((n ? n : 1) * sizeof *vals);
@@ -278,19 +287,22 @@ static tk_status print_state_json(tk_ucir_replay *rp, const tk_ucir_header *h, t
     }
     tk_ucir_replay_regs(rp, nums, vals, n);
     tk_ucir_replay_maps(rp, maps, nm);
-    tk_sink_object_begin(s, "regs");
+    tk_sink_array_begin(s, "registers");
     for (size_t i = 0; i < n; i++) {
         char buf[24];
-        tk_sink_u64(s, reg_label(h, nums[i], buf, sizeof buf), vals[i], 0);
+        tk_sink_object_begin(s, NULL);
+        tk_sink_cstr(s, "reg", reg_label(h, nums[i], buf, sizeof buf), 0);
+        tk_sink_u64(s, "value", vals[i], TK_SINK_HEX);
+        tk_sink_object_end(s);
     }
-    tk_sink_object_end(s);
+    tk_sink_array_end(s);
     tk_sink_array_begin(s, "maps");
     for (size_t i = 0; i < nm; i++) {
         char p[4];
         perms(maps[i].prot, p);
         tk_sink_object_begin(s, NULL);
-        tk_sink_u64(s, "addr", maps[i].addr, 0);
-        tk_sink_u64(s, "size", maps[i].size, 0);
+        tk_sink_u64(s, "addr", maps[i].addr, TK_SINK_ADDR);
+        tk_sink_u64(s, "size", maps[i].size, TK_SINK_HEX);
         tk_sink_u64(s, "prot", maps[i].prot, 0);
         tk_sink_cstr(s, "perms", p, 0);
         tk_sink_object_end(s);
@@ -312,9 +324,9 @@ static tk_status print_state_json(tk_ucir_replay *rp, const tk_ucir_header *h, t
             if (st == TK_OK) {
                 hex_bytes(b, k, len, hex, 0);
                 tk_sink_object_begin(s, NULL);
-                tk_sink_u64(s, "addr", R.mem[i].addr, 0);
-                tk_sink_u64(s, "len", R.mem[i].len, 0);
-                tk_sink_cstr(s, "hex", hex, 0);
+                tk_sink_u64(s, "addr", R.mem[i].addr, TK_SINK_ADDR);
+                tk_sink_u64(s, "size", R.mem[i].len, 0);
+                tk_sink_cstr(s, "data", hex, 0);
                 tk_sink_object_end(s);
             }
             free(b);
@@ -325,7 +337,7 @@ static tk_status print_state_json(tk_ucir_replay *rp, const tk_ucir_header *h, t
         }
         tk_sink_array_end(s);
     }
-    tk_sink_u64(s, "syscalls", in.syscalls, 0);
+    tk_sink_u64(s, "syscall_count", in.syscalls, 0);
     tk_sink_bool(s, "exited", in.exited);
     tk_sink_object_end(s);
     return TK_OK;
@@ -375,19 +387,39 @@ static tk_ucir_index *open_index(cli *c, tk_error *err)
 
 /* ---- history */
 
-static void history_line(cli *c, tk_sink *s, const tk_ucir_replay_info *in, const char *what,
-                         const char *key, uint64_t addr, const char *hex, const char *old)
+#define HISTORY_BYTES 64 /* values longer than this are cut, with "..." */
+
+/* A read or write of the --history range: its first HISTORY_BYTES bytes
+ * (null when the trace recorded none) and a write's previous bytes (`b`
+ * and `k`: ?? where unknown). */
+static void history_json_mem(tk_sink *s, const tk_ucir_replay_info *in, const tk_ucir_op *op,
+                             size_t n, const uint8_t *b, const uint8_t *k)
 {
-    if (c->json) {
-        json_begin(s, in);
-        tk_sink_cstr(s, "op", what, 0);
-        tk_sink_u64(s, key, addr, 0);
-        tk_sink_cstr(s, "value", hex, 0);
-        if (old)
-            tk_sink_cstr(s, "old", old, 0);
-        tk_sink_object_end(s);
-        return;
+    char hex[2 * HISTORY_BYTES + 1];
+    int write = op->kind == TK_UCIR_MEM_WRITE;
+    tk_sink_object_begin(s, NULL);
+    json_insn(s, in);
+    tk_sink_cstr(s, "kind", write ? "mem_write" : "mem_read", 0);
+    tk_sink_u64(s, "addr", op->addr, TK_SINK_ADDR);
+    tk_sink_u64(s, "size", op->size, 0);
+    hex_bytes(op->data, NULL, n, hex, 0);
+    if (op->len)
+        tk_sink_cstr(s, "data", hex, 0);
+    else
+        tk_sink_null(s, "data");
+    if (write && n) {
+        hex_bytes(b, k, n, hex, 0);
+        tk_sink_cstr(s, "old_data", hex, 0);
+    } else if (write) {
+        tk_sink_null(s, "old_data");
     }
+    tk_sink_object_end(s);
+}
+
+/* A history line in text. */
+static void history_line(const tk_ucir_replay_info *in, const char *what, const char *key,
+                         uint64_t addr, const char *hex, const char *old)
+{
     char idx[32], pc[32];
     if (in->instruction < 0)
         snprintf(idx, sizeof idx, "setup");
@@ -411,8 +443,6 @@ static int overlaps(const tk_ucir_op *op, const range *r)
     uint64_t ra = r->addr, re = r->addr + r->len - 1;
     return op->size && a <= re && ra <= e;
 }
-
-#define HISTORY_BYTES 64 /* values longer than this are cut, with "..." */
 
 static tk_status run_history(cli *c, tk_ucir_reader *r, tk_ucir_replay *rp,
                              const tk_ucir_header *h, uint32_t reg, tk_sink *s, tk_error *err)
@@ -444,19 +474,24 @@ static tk_status run_history(cli *c, tk_ucir_reader *r, tk_ucir_replay *rp,
             char buf[24];
             const char *name = reg_label(h, reg, buf, sizeof buf);
             if (c->json) {
-                json_begin(s, &in);
+                tk_sink_object_begin(s, NULL);
+                json_insn(s, &in);
                 tk_sink_cstr(s, "reg", name, 0);
-                tk_sink_u64(s, "value", op.value, 0);
+                tk_sink_u64(s, "value", op.value, TK_SINK_HEX);
                 if (had)
-                    tk_sink_u64(s, "old", prev, 0);
+                    tk_sink_u64(s, "old_value", prev, TK_SINK_HEX);
                 else
-                    tk_sink_null(s, "old");
+                    tk_sink_null(s, "old_value");
                 tk_sink_object_end(s);
                 continue;
             }
             snprintf(hex, sizeof hex, "%016llx", (unsigned long long)op.value);
             snprintf(old, sizeof old, "%016llx", (unsigned long long)prev);
-            history_line(c, s, &in, name, "reg", reg, hex, had ? old : NULL);
+            history_line(&in, name, "reg", reg, hex, had ? old : NULL);
+            continue;
+        }
+        if (c->json) {
+            history_json_mem(s, &in, &op, n, b, k);
             continue;
         }
         if (op.len) {
@@ -474,7 +509,7 @@ static tk_status run_history(cli *c, tk_ucir_reader *r, tk_ucir_replay *rp,
                 strcat(old, "...");
             was = old;
         }
-        history_line(c, s, &in, op.kind == TK_UCIR_MEM_READ ? "read" : "write", "addr", op.addr,
+        history_line(&in, op.kind == TK_UCIR_MEM_READ ? "read" : "write", "addr", op.addr,
                      hex, was);
     }
     return rc < 0 ? err->status : TK_OK;
@@ -490,7 +525,7 @@ static int fail(cli *c, const tk_error *err)
 int cmd_replay(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        CLI_BASE_LONG_OPTIONS, CLI_UCIR_LONG_OPTIONS,
+        CLI_BASE_LONG_OPTIONS, CLI_UCIR_LONG_OPTIONS, CLI_SELECT_LONG_OPTIONS,
         {"at", required_argument, NULL, 'a'},
         {"mem", required_argument, NULL, 'M'},
         {"history", required_argument, NULL, 'H'},
@@ -504,6 +539,7 @@ int cmd_replay(int argc, char **argv)
     if (cli_init(&c, "replay") != EXIT_OK)
         return EXIT_TROUBLE;
     int rc = cli_parse(&c, argc, argv, "ha:M:H:r:", longopts, help, extra, &path);
+    rc = cli_refuse_selection(&c, rc, "replay selects with --at and --history");
     /* a history covers the whole trace, the state one instruction */
     rc = cli_exclusive(&c, rc, R.have_at && R.have_history, "--at", "--history");
     rc = cli_exclusive(&c, rc, R.have_at && R.reg, "--at", "--reg");
@@ -584,7 +620,7 @@ int cmd_replay(int argc, char **argv)
             goto done;
         }
         if (st == TK_OK)
-            st = c.json ? print_state_json(rp, h, s, &err) : print_state_text(rp, h, &err);
+            st = c.json ? print_state_json(&c, rp, h, s, &err) : print_state_text(rp, h, &err);
     }
     rc = cli_finish(&c, s);
     tk_sink_free(s);

@@ -1,5 +1,6 @@
 /* tracekit report: the main analysis of a trace in one page. */
 #include "cli.h"
+#include "selection.h"
 
 static const char help[] =
     "usage: tracekit report [OPTIONS] FILE\n"
@@ -16,7 +17,10 @@ static const char help[] =
     "  UCIR      a replay's summary: architecture, instruction counts, code\n"
     "            addresses, operations, syscalls, final maps and registers\n"
     "\n"
-    "options:\n" CLI_XRAY_MAP_HELP CLI_COMMON_HELP;
+    "XRay and Cacheray reports take a selection (casemate's verdict and UCIR's\n"
+    "replay are of the whole trace).\n"
+    "\n"
+    "options:\n" CLI_SELECT_HELP CLI_XRAY_MAP_HELP CLI_COMMON_HELP;
 
 static tk_status run(cli *c, tk_sink *s, tk_error *err)
 {
@@ -26,7 +30,7 @@ static tk_status run(cli *c, tk_sink *s, tk_error *err)
 int cmd_report(int argc, char **argv)
 {
     static const struct option longopts[] = {CLI_COMMON_LONG_OPTIONS,
-        CLI_XRAY_MAP_LONG_OPTIONS, {0}};
+        CLI_SELECT_LONG_OPTIONS, CLI_XRAY_MAP_LONG_OPTIONS, {0}};
     cli c;
     const char *path = NULL;
     if (cli_init(&c, "report") != EXIT_OK)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "selection.h"
 
 enum {
     OPT_PER_THREAD = OPT_FIRST_COMMAND_OPTION,
@@ -35,10 +36,11 @@ static const char help[] =
     "                        flamegraph.pl and speedscope (threads merged\n"
     "                        unless --per-thread-stacks)\n"
     "  --json                every stack as a JSON line: thread, stack,\n"
-    "                        calls, leaf_calls, total and self ticks\n"
+    "                        calls, leaf_calls, total_ticks, self_ticks\n"
+    "  --json-hex            --json with integers past 2^53 as \"0x...\"\n"
     "  -k, --keep-going      report exits without an entry and go on\n"
     "  -o, --output OUT      write to OUT (default: standard output)\n"
-    CLI_XRAY_MAP_HELP
+    CLI_XRAY_SELECT_HELP CLI_XRAY_MAP_HELP
     "  --format NAME         read the input as NAME\n"
     "  --progress WHEN       progress line on stderr: auto (on a terminal,\n"
     "                        after a second), always or never\n"
@@ -80,8 +82,7 @@ static int extra(cli *c, int opt, const char *arg)
 
 static const char *name_of(void *map, int32_t id) { return tk_xray_map_name(map, id); }
 
-/* The chosen view (its JSON too: the stacks printer writes it, and the
- * sink, unused, is only flushed). */
+/* The chosen view (its JSON into cli_write_output's sink). */
 typedef struct stacks_out {
     tk_xray_stacks *stacks;
     tk_xray_map *map;
@@ -90,7 +91,6 @@ typedef struct stacks_out {
 static tk_status write_stacks(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error *err)
 {
     const stacks_out *out = ctx;
-    (void)json;
     tk_xray_stacks_print_options o = {
         .view = c->json ? TK_XRAY_STACKS_JSON
                 : S.folded ? TK_XRAY_STACKS_FOLDED
@@ -103,6 +103,7 @@ static tk_status write_stacks(cli *c, FILE *f, tk_sink *json, void *ctx, tk_erro
         .count = S.count,
         .name = name_of,
         .name_ctx = out->map,
+        .json = json,
     };
     tk_status st = tk_xray_stacks_print(out->stacks, f, &o);
     if (st == TK_ENOMEM)
@@ -124,6 +125,7 @@ int cmd_stack(int argc, char **argv)
         {"keep-going", no_argument, NULL, 'k'},
         {"output", required_argument, NULL, 'o'},
         CLI_XRAY_MAP_LONG_OPTIONS,
+        CLI_XRAY_SELECT_LONG_OPTIONS,
         {0}};
     cli c;
     const char *path = NULL;

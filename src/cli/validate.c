@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "selection.h"
 
 enum { OPT_STRICT = OPT_FIRST_COMMAND_OPTION, OPT_MAX_WARNINGS };
 
@@ -18,7 +19,8 @@ static const char help[] =
     "but legal records are warnings: the first 20 are listed one per line,\n"
     "the rest counted per code (one `warning code=CODE omitted=N` line or\n"
     "JSON record per code). The last line is a summary; its warnings=N\n"
-    "counts them all.\n"
+    "counts them all. Selections (--thread, --range, --addr, --func) do\n"
+    "not apply: the check is of the whole trace.\n"
     "\n"
     "options:\n"
     "  -q, --quiet       print only the summary, not each warning\n"
@@ -66,7 +68,7 @@ static void omitted(tk_sink *s)
     for (size_t i = 0; tk_sink_dropped(s, i, &code, &n); i++) {
         tk_sink_record_begin(s);
         tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
-        tk_sink_cstr(s, "code", code, 0);
+        tk_sink_cstr(s, "code", code, TK_SINK_ENUM);
         tk_sink_u64(s, "omitted", n, 0);
         tk_sink_record_end(s);
     }
@@ -91,6 +93,10 @@ static tk_status run(cli *c, tk_sink *s, tk_error *err)
         tk_sink_cstr(s, "error", err->message, 0);
         if (err->offset != TK_NO_OFFSET)
             tk_sink_u64(s, "offset", err->offset, TK_SINK_HEX);
+        if (err->line) { /* text formats */
+            tk_sink_u64(s, "line", err->line, 0);
+            tk_sink_u64(s, "col", err->col, 0);
+        }
         if (err->record != TK_NO_RECORD)
             tk_sink_u64(s, "record", err->record, 0);
     }
@@ -106,6 +112,7 @@ int cmd_validate(int argc, char **argv)
 {
     static const struct option longopts[] = {
         CLI_COMMON_LONG_OPTIONS,
+        CLI_SELECT_LONG_OPTIONS,
         {"quiet", no_argument, NULL, 'q'},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
@@ -115,5 +122,6 @@ int cmd_validate(int argc, char **argv)
     if (cli_init(&c, "validate") != EXIT_OK)
         return EXIT_TROUBLE;
     int rc = cli_parse(&c, argc, argv, "hq", longopts, help, extra, &path);
+    rc = cli_refuse_selection(&c, rc, "validate checks the whole trace");
     return cli_run(&c, rc, path, run);
 }

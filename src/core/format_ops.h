@@ -37,6 +37,10 @@ struct tk_format {
     const char *const *options; /* keys it reads beyond skip, limit, strict */
 };
 
+/* convert --to jsonl's sink: JSON Lines as dump --json writes them, with
+ * the option "json-hex" as --json-hex (docs/json.md). */
+tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o);
+
 /* Each format defines one of these in src/<format>/format.c. */
 extern const struct tk_format tk_fmt_cacheray;
 extern const struct tk_format tk_fmt_xray;

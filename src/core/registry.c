@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/format_ops.h"
+#include "core/select.h"
 
 static const struct tk_format *const formats[] = {
     &tk_fmt_xray,
@@ -73,7 +74,7 @@ const tk_format *tk_format_probe(tk_input *in, tk_error *err)
  * options travel as keys named after the command-line options. */
 tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_error *err)
 {
-    static const char *const common[] = {"skip", "limit", "strict", NULL};
+    static const char *const common[] = {"skip", "limit", "strict", "json-hex", NULL};
     for (size_t i = 0; i < tk_options_count(o); i++) {
         const char *key = tk_options_key(o, i);
         int known = 0;
@@ -86,6 +87,15 @@ tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_er
                                 "--%s does not apply to %s traces", key, f->name);
     }
     return TK_OK;
+}
+
+tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o)
+{
+    tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+    const char *hex = tk_options_get(o, "json-hex");
+    if (s)
+        tk_sink_set_json_hex(s, hex && strcmp(hex, "0") != 0);
+    return s;
 }
 
 static tk_status unsupported(const tk_format *f, const char *what, tk_error *err)
@@ -119,6 +129,10 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
     *nwarnings = 0;
     if (tk_format_check_options(f, o, err) != TK_OK)
         return err->status;
+    const char *sel = tk_sel_option_given(o);
+    if (sel) /* a subset's verdict would not be the trace's */
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "validate checks the whole trace: %s does not apply", sel);
     return f->validate ? f->validate(in, o, warnings, nwarnings, err)
                        : unsupported(f, "validate", err);
 }

@@ -15,6 +15,12 @@
  * Rendered text never starts with it: control bytes print as \xNN. */
 #define RAW_SECONDS '\x01'
 
+/* TK_SINK_ADDR without the TK_SINK_HEX bit it includes. */
+#define ADDR_BIT (TK_SINK_ADDR & ~(unsigned)TK_SINK_HEX)
+/* The largest magnitude a double holds exactly in every integer below it:
+ * past it, --json-hex writes integers as strings. */
+#define JSON_EXACT_MAX (UINT64_C(1) << 53)
+
 /* What a table cell holds, for its column's alignment (a null is neither). */
 enum { CELL_NULL = 0, CELL_TEXT = 1, CELL_NUMBER = 2 };
 
@@ -57,6 +63,8 @@ struct tk_sink {
     tk_strbuf inl;    /* the current one-line text */
     tk_strbuf prefix; /* M_TROW column-name prefix ("a.b.") */
     tk_strbuf tmp;    /* a rendered scalar */
+    tk_strbuf name;   /* a TK_SINK_ENUM value in snake_case */
+    int json_hex;     /* tk_sink_set_json_hex */
     frame *st;
     size_t depth, cap;
     tk_limiter limit;
@@ -74,6 +82,8 @@ tk_sink *tk_sink_new(FILE *fp, tk_sink_style style)
 }
 
 tk_sink_style tk_sink_get_style(const tk_sink *s) { return s->style; }
+
+void tk_sink_set_json_hex(tk_sink *s, int on) { s->json_hex = on != 0; }
 
 static void flush_out(tk_sink *s)
 {
@@ -112,7 +122,8 @@ tk_status tk_sink_finish(tk_sink *s, tk_error *err)
     flush_out(s);
     if (fflush(s->fp) != 0 || ferror(s->fp))
         s->failed = 1;
-    if (s->out.oom || s->inl.oom || s->prefix.oom || s->tmp.oom || s->limit.oom)
+    if (s->out.oom || s->inl.oom || s->prefix.oom || s->tmp.oom || s->name.oom ||
+        s->limit.oom)
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD,
                             "out of memory while formatting output");
     if (s->failed)
@@ -135,6 +146,7 @@ void tk_sink_free(tk_sink *s)
     sb_free(&s->inl);
     sb_free(&s->prefix);
     sb_free(&s->tmp);
+    sb_free(&s->name);
     tk_limiter_free(&s->limit);
     free(s->st);
     free(s);
@@ -613,11 +625,29 @@ void tk_sink_record_end(tk_sink *s) { end(s); }
 /* Scalars of a value dropped by tk_sink_limit are not rendered. */
 static int dropping(const tk_sink *s) { return s->limit.depth != 0; }
 
+/* A JSON integer of magnitude `mag`: a number, or with --json-hex a
+ * "0x..." string for an address or past what a double holds exactly. */
+static void json_int(const tk_sink *s, tk_strbuf *b, uint64_t mag, int negative,
+                     unsigned flags)
+{
+    if (s->json_hex && ((flags & ADDR_BIT) || mag > JSON_EXACT_MAX)) {
+        sb_puts(b, negative ? "\"-" : "\"");
+        sb_hex(b, mag);
+        sb_putc(b, '"');
+    } else if (negative) {
+        sb_putc(b, '-');
+        sb_u64(b, mag);
+    } else {
+        sb_u64(b, mag);
+    }
+}
+
 void tk_sink_u64(tk_sink *s, const char *key, uint64_t v, unsigned flags)
 {
     if (dropping(s))
         return;
-    SCALAR(sb_u64(b, v), (flags & TK_SINK_HEX) ? sb_hex(b, v) : sb_u64(b, v), CELL_NUMBER);
+    SCALAR(json_int(s, b, v, 0, flags), (flags & TK_SINK_HEX) ? sb_hex(b, v) : sb_u64(b, v),
+           CELL_NUMBER);
 }
 
 void tk_sink_i64(tk_sink *s, const char *key, int64_t v)
@@ -625,7 +655,8 @@ void tk_sink_i64(tk_sink *s, const char *key, int64_t v)
     unsigned flags = 0;
     if (dropping(s))
         return;
-    SCALAR(sb_i64(b, v), sb_i64(b, v), CELL_NUMBER);
+    uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    SCALAR(json_int(s, b, mag, v < 0, flags), sb_i64(b, v), CELL_NUMBER);
 }
 
 /* Text for a double: fixed notation; a duration in a table cell waits for
@@ -647,8 +678,16 @@ static void text_f64(tk_sink *s, tk_strbuf *b, double v, unsigned flags)
 
 void tk_sink_f64_flags(tk_sink *s, const char *key, double v, unsigned flags)
 {
+    char bare[64]; /* text: a duration's key without its "_s" */
+    size_t n = key ? strlen(key) : 0;
     if (dropping(s))
         return;
+    if (s->style == TK_SINK_TEXT && (flags & TK_SINK_SECONDS) && n > 2 && n < sizeof bare &&
+        strcmp(key + n - 2, "_s") == 0) {
+        memcpy(bare, key, n - 2);
+        bare[n - 2] = '\0';
+        key = bare;
+    }
     SCALAR(sb_f64(b, v), text_f64(s, b, v, flags), CELL_NUMBER);
 }
 
@@ -673,9 +712,22 @@ void tk_sink_null(tk_sink *s, const char *key)
     SCALAR(sb_puts(b, "null"), sb_puts(b, "-"), CELL_NULL);
 }
 
+/* A TK_SINK_ENUM value in snake_case, in s->name. */
+static const char *snake(tk_sink *s, const char *v, size_t len)
+{
+    sb_reset(&s->name);
+    for (size_t i = 0; i < len; i++)
+        sb_putc(&s->name, v[i] == '-' || v[i] == ' ' ? '_' : v[i]);
+    return s->name.p ? s->name.p : "";
+}
+
 void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
                  unsigned flags)
 {
+    if (flags & TK_SINK_ENUM) {
+        v = snake(s, v, len);
+        len = s->name.len;
+    }
     if (dropping(s)) {
         tk_limiter_str(&s->limit, key, v, len);
         return;

@@ -7,6 +7,7 @@
 
 #include "core/bytes.h"
 #include "core/format_ops.h"
+#include "core/select.h"
 #include <tracekit/ucir_export.h>
 
 #include "ucir/ucir_int.h"
@@ -83,26 +84,23 @@ static void reg_fields(tk_sink *s, const tk_ucir_header *h, uint32_t reg, int js
 {
     char buf[24];
     const char *name = tk_ucir_reg_label(h->arch, h->mode, reg, buf, sizeof buf);
-    if (json) {
-        tk_sink_u64(s, "reg", reg, 0);
-        tk_sink_cstr(s, "name", name, 0);
-    } else {
-        tk_sink_cstr(s, "reg", name, 0);
-    }
+    tk_sink_cstr(s, "reg", name, 0);
+    if (json)
+        tk_sink_u64(s, "reg_num", reg, 0);
 }
 
 void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_op *op,
                             const tk_ucir_pos *pos)
 {
     int json = tk_sink_get_style(s) == TK_SINK_JSON;
-    tk_sink_u64(s, "i", pos->record, TK_SINK_BARE);
+    tk_sink_u64(s, "record", pos->record, TK_SINK_BARE);
     if (json) {
         if (pos->frame == TK_NO_RECORD)
             tk_sink_null(s, "frame");
         else
             tk_sink_u64(s, "frame", pos->frame, 0);
         tk_sink_u64(s, "frame_offset", pos->frame_offset, 0);
-        tk_sink_u64(s, "offset", pos->op_offset, 0);
+        tk_sink_u64(s, "op_offset", pos->op_offset, 0);
     } else {
         char at[64];
         if (pos->frame == TK_NO_RECORD)
@@ -112,21 +110,21 @@ void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_o
                      (unsigned long long)pos->op_offset);
         tk_sink_cstr(s, "at", at, TK_SINK_BARE);
     }
-    tk_sink_cstr(s, "kind", tk_ucir_kind_name(op->kind), TK_SINK_BARE);
+    tk_sink_cstr(s, "kind", tk_ucir_kind_name(op->kind), TK_SINK_BARE | TK_SINK_ENUM);
     if (json || op->depth)
         tk_sink_u64(s, "depth", op->depth, 0);
     switch (op->kind) {
     case TK_UCIR_FRAME:
         tk_sink_bool(s, "keyframe", op->keyframe);
-        tk_sink_u64(s, "ops", op->op_count, 0);
+        tk_sink_u64(s, "op_count", op->op_count, 0);
         if (h->variant == TK_UCIR_SPEC)
-            tk_sink_u64(s, "csize", op->csize, 0);
+            tk_sink_u64(s, "compressed_size", op->csize, 0);
         else
             tk_sink_u64(s, "pid", op->pid, 0);
         break;
     case TK_UCIR_EXEC_ABS:
     case TK_UCIR_JMP:
-        tk_sink_u64(s, "addr", op->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", op->addr, TK_SINK_ADDR);
         tk_sink_u64(s, "size", op->size, 0);
         break;
     case TK_UCIR_EXEC_REL:
@@ -143,28 +141,28 @@ void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_o
         break;
     case TK_UCIR_MEM_READ:
     case TK_UCIR_MEM_WRITE:
-        tk_sink_u64(s, "addr", op->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", op->addr, TK_SINK_ADDR);
         tk_sink_u64(s, "size", op->size, 0);
         if (h->variant == TK_UCIR_SPEC || op->kind == TK_UCIR_MEM_WRITE)
             hex_field(s, "data", op->data, op->len, !json);
         break;
     case TK_UCIR_MEM_MAP:
-        tk_sink_u64(s, "addr", op->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", op->addr, TK_SINK_ADDR);
         tk_sink_u64(s, "size", op->size, TK_SINK_HEX);
         prot_field(s, op->prot);
         if (h->variant == TK_UCIR_USERCORN) {
-            tk_sink_u64(s, "off", op->map_off, TK_SINK_HEX);
-            tk_sink_u64(s, "len", op->map_len, TK_SINK_HEX);
+            tk_sink_u64(s, "map_offset", op->map_off, TK_SINK_HEX);
+            tk_sink_u64(s, "map_size", op->map_len, TK_SINK_HEX);
             tk_sink_str(s, "desc", op->desc, op->desc_len, 0);
-            tk_sink_str(s, "file", op->path, op->path_len, 0);
+            tk_sink_str(s, "map_file", op->path, op->path_len, 0);
         }
         break;
     case TK_UCIR_MEM_UNMAP:
-        tk_sink_u64(s, "addr", op->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", op->addr, TK_SINK_ADDR);
         tk_sink_u64(s, "size", op->size, TK_SINK_HEX);
         break;
     case TK_UCIR_MEM_PROT:
-        tk_sink_u64(s, "addr", op->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", op->addr, TK_SINK_ADDR);
         tk_sink_u64(s, "size", op->size, TK_SINK_HEX);
         prot_field(s, op->prot);
         break;
@@ -187,7 +185,7 @@ void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_o
                 snprintf(buf + k, sizeof buf - k, ",...");
             tk_sink_cstr(s, "args", buf, 0);
         }
-        tk_sink_u64(s, "ops", op->op_count, 0);
+        tk_sink_u64(s, "op_count", op->op_count, 0);
         break;
     default:
         break;
@@ -223,12 +221,12 @@ static void warn(tk_sink *s, uint64_t *nwarnings, ucir_warning w, uint64_t recor
         return;
     tk_sink_record_begin(s);
     tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
-    tk_sink_u64(s, "i", record, 0);
+    tk_sink_u64(s, "record", record, 0);
     if (frame == TK_NO_RECORD)
         tk_sink_null(s, "frame");
     else
         tk_sink_u64(s, "frame", frame, 0);
-    tk_sink_cstr(s, "code", ucir_warning_code(w), 0);
+    tk_sink_cstr(s, "code", ucir_warning_code(w), TK_SINK_ENUM);
     tk_sink_cstr(s, "message", ucir_warning_message(w), 0);
     tk_sink_record_end(s);
 }
@@ -329,21 +327,54 @@ static tk_status to_ucir(tk_ucir_reader *r, const tk_options *o, FILE *out, tk_e
     return st;
 }
 
+/* What each target selects: jsonl records, tenet and drcov a window of
+ * instructions; a cut UCIR trace would need the machine state at its
+ * start (a keyframe made from a replay), which is not written. */
+static tk_status convert_selection(const tk_selection *s, const char *target, tk_error *err)
+{
+    const char *opt = tk_selection_option(s);
+    if (!opt || strcmp(target, "jsonl") == 0)
+        return ucir_check_selection(s, err);
+    if (strcmp(target, "ucir") == 0)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "%s does not apply to --to ucir: a trace cut at an instruction "
+                            "would need the machine state there (tenet, drcov and jsonl "
+                            "take --range)",
+                            opt);
+    if (s->naddrs)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--addr does not apply to --to %s, which follows consecutive "
+                            "instructions (jsonl takes --addr; %s takes --range)",
+                            target, target);
+    return ucir_check_selection(s, err);
+}
+
 static tk_status uc_convert(tk_input *in, const tk_options *o, const char *target, FILE *out,
                             tk_error *err)
 {
-    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
+    tk_selection *sel = tk_selection_new(o, err);
+    if (!sel)
+        return err->status;
+    uint64_t from = 0, to = UINT64_MAX;
+    tk_ucir_reader *r = NULL;
+    if (convert_selection(sel, target, err) == TK_OK) {
+        from = sel->has_range ? sel->from : 0;
+        to = sel->has_range ? sel->to : UINT64_MAX;
+        r = strcmp(target, "jsonl") == 0 ? ucir_cmd_open_selected(in, o, TK_UCIR_SELECT_STOP, err)
+                                         : tk_ucir_cmd_open(in, o, err);
+    }
+    tk_selection_free(sel);
     if (!r)
         return err->status;
     tk_status st;
     if (strcmp(target, "ucir") == 0) {
         st = to_ucir(r, o, out, err);
     } else if (strcmp(target, "tenet") == 0) {
-        st = tk_ucir_export_tenet(r, out, err);
+        st = tk_ucir_export_tenet_window(r, out, from, to, err);
     } else if (strcmp(target, "drcov") == 0) {
-        st = tk_ucir_export_drcov(r, out, NULL, err);
+        st = tk_ucir_export_drcov_window(r, out, from, to, NULL, err);
     } else {
-        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o);
         if (!s) {
             tk_ucir_reader_free(r);
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
@@ -390,9 +421,9 @@ static int probe_uc(const uint8_t *d, size_t n, int whole)
 }
 
 /* Frame decoding (threads, max-frame), dump's view (records), the zlib
- * level of a rewrite (level). */
+ * level of a rewrite (level), selections (range, addr). */
 static const char *const ucir_option_keys[] = {"threads", "max-frame", "records", "level",
-                                                  NULL};
+                                                  "range", "addr", NULL};
 
 const struct tk_format tk_fmt_ucir = {
     .name = "ucir",

@@ -10,6 +10,7 @@
 
 #include <tracekit/ucir_replay.h>
 
+#include "core/select.h"
 #include "core/strbuf.h"
 #include "ucir/disasm.h"
 #include "ucir/ucir_int.h"
@@ -25,8 +26,11 @@ typedef struct dumper {
     ucir_disasm *dis;
     int json;
     uint64_t skip, limit, shown;
-    int in_setup;          /* effects before the first instruction */
+    const tk_selection *sel; /* --range, --addr (never NULL) */
+    uint64_t seen;         /* instructions selected so far (--skip counts them) */
+    int pending;           /* the current instruction is selected, not yet listed */
     int listing;           /* the current instruction is being shown */
+    uint64_t start_size;   /* size given by the record that started it (EXEC) */
     tk_strbuf line;
 } dumper;
 
@@ -78,10 +82,9 @@ static size_t decode(dumper *d, uint64_t pc, uint64_t size, uint8_t *code, char 
     return size && size < n ? (size_t)size : len ? len : n;
 }
 
-static void list_instruction(dumper *d, const tk_ucir_op *op, const tk_ucir_replay_info *in,
+static void list_instruction(dumper *d, uint64_t size, const tk_ucir_replay_info *in,
                              tk_error *err)
 {
-    uint64_t size = op->kind == TK_UCIR_EXEC_ABS || op->kind == TK_UCIR_EXEC_REL ? op->size : 0;
     uint8_t code[CODE_MAX];
     char text[160];
     size_t n = in->pc_known ? decode(d, in->pc, size, code, text, sizeof text, err) : 0;
@@ -159,26 +162,56 @@ static int silent(const tk_ucir_op *op)
            op->kind == TK_UCIR_STEP;
 }
 
+/* The current instruction (instruction -1: the setup before the first)
+ * enters the listing, once: as it starts, or with --addr at its first
+ * access there. --skip and --limit count the instructions selected; the
+ * setup is shown when none is skipped. */
+static void begin(dumper *d, const tk_ucir_replay_info *in, tk_error *err)
+{
+    d->pending = 0;
+    if (in->instruction < 0) {
+        d->listing = d->skip == 0 && d->limit;
+        if (d->listing && !d->json) {
+            sb_puts(&d->line, "setup");
+            emit(d);
+        }
+        return;
+    }
+    d->listing = d->seen++ >= d->skip && d->shown < d->limit;
+    d->shown += d->listing;
+    if (d->listing && !d->json)
+        list_instruction(d, d->start_size, in, err);
+}
+
+/* An instruction starts: selected or not. */
+static void start(dumper *d, const tk_ucir_op *op, const tk_ucir_replay_info *in, tk_error *err)
+{
+    d->start_size = op->kind == TK_UCIR_EXEC_ABS || op->kind == TK_UCIR_EXEC_REL ? op->size : 0;
+    d->listing = 0;
+    d->pending = ucir_in_window(d->sel, in->instruction);
+    if (d->pending && !d->sel->naddrs)
+        begin(d, in, err);
+}
+
+/* With --addr, only the accesses there are shown. */
+static int shown_effect(const dumper *d, const tk_ucir_op *op)
+{
+    return !d->sel->naddrs || ucir_mem_selected(d->sel, op);
+}
+
 static void text_record(dumper *d, const tk_ucir_op *op, int starts, int applied, tk_error *err)
 {
     if (!applied || op->kind == TK_UCIR_FRAME)
         return; /* later keyframes repeat the frame after them */
     tk_ucir_replay_info in;
     tk_ucir_replay_info_get(d->rp, &in);
-    if (starts) {
-        d->in_setup = 0;
-        uint64_t i = (uint64_t)in.instruction;
-        d->listing = i >= d->skip && d->shown < d->limit;
-        if (d->listing) {
-            d->shown++;
-            list_instruction(d, op, &in, err);
-        }
-    } else if (d->in_setup && d->skip == 0 && d->limit && !silent(op) && !d->listing) {
-        sb_puts(&d->line, "setup");
-        emit(d);
-        d->listing = 1;
-    }
-    if (d->listing && !silent(op))
+    if (starts)
+        start(d, op, &in, err);
+    if (silent(op) || !shown_effect(d, op))
+        return;
+    if (d->pending)
+        begin(d, &in, err);
+    if (d->listing)
         list_effect(d, op);
 }
 
@@ -196,7 +229,7 @@ static void json_record(dumper *d, const tk_ucir_op *op, const tk_ucir_pos *pos,
         tk_sink_null(s, "insn");
     if (starts) {
         if (in.pc_known)
-            tk_sink_u64(s, "pc", in.pc, 0);
+            tk_sink_u64(s, "pc", in.pc, TK_SINK_ADDR);
         else
             tk_sink_null(s, "pc");
         uint64_t size =
@@ -213,20 +246,21 @@ static void json_record(dumper *d, const tk_ucir_op *op, const tk_ucir_pos *pos,
     tk_sink_record_end(s);
 }
 
-/* JSON counts instructions too: the records of the instructions in the
- * --skip/--limit window, and those before the first instruction when none
- * is skipped (the listing's "setup"). */
+/* JSON counts instructions too: the records of the instructions the
+ * listing shows (with --addr, their accesses there), and those before the
+ * first instruction when none is skipped (the listing's "setup"). */
 static void json_windowed(dumper *d, const tk_ucir_op *op, const tk_ucir_pos *pos, int starts,
                           int applied, tk_error *err)
 {
-    if (starts) {
-        tk_ucir_replay_info in;
-        tk_ucir_replay_info_get(d->rp, &in);
-        d->in_setup = 0;
-        d->listing = (uint64_t)in.instruction >= d->skip && d->shown < d->limit;
-        d->shown += d->listing;
-    }
-    if (d->listing || (d->in_setup && d->skip == 0))
+    tk_ucir_replay_info in;
+    tk_ucir_replay_info_get(d->rp, &in);
+    if (starts)
+        start(d, op, &in, err);
+    if (!shown_effect(d, op))
+        return;
+    if (d->pending)
+        begin(d, &in, err);
+    if (d->listing)
         json_record(d, op, pos, starts, applied, err);
 }
 
@@ -237,12 +271,20 @@ static tk_status raw_records(dumper *d, tk_ucir_reader *r, tk_error *err)
     int rc = 0;
     while (d->shown < d->limit && (rc = tk_ucir_next(r, &op, err)) > 0) {
         tk_ucir_reader_pos(r, &pos);
-        if (pos.record < d->skip)
+        if (d->seen++ < d->skip) /* counts the records selected */
             continue;
         tk_ucir_sink_op(d->s, d->h, &op, &pos);
         d->shown++;
     }
     return d->shown < d->limit && rc < 0 ? err->status : TK_OK;
+}
+
+/* Would the instruction starting now be past --range's window? */
+static int past_window(const dumper *d)
+{
+    tk_ucir_replay_info in;
+    tk_ucir_replay_info_get(d->rp, &in);
+    return d->sel->has_range && in.instructions >= d->sel->to;
 }
 
 static tk_status replayed(dumper *d, tk_ucir_reader *r, tk_error *err)
@@ -251,7 +293,7 @@ static tk_status replayed(dumper *d, tk_ucir_reader *r, tk_error *err)
     if (!d->rp)
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     d->dis = ucir_disasm_new(d->h->arch, d->h->mode);
-    d->in_setup = 1;
+    d->pending = ucir_in_window(d->sel, -1);
     tk_ucir_op op;
     tk_ucir_pos pos;
     int rc = 0;
@@ -261,7 +303,7 @@ static tk_status replayed(dumper *d, tk_ucir_reader *r, tk_error *err)
     while ((rc = tk_ucir_next(r, &op, err)) > 0) {
         tk_ucir_reader_pos(r, &pos);
         int starts = tk_ucir_replay_starts_instruction(d->rp, &op);
-        if (starts && d->shown >= d->limit)
+        if (starts && (d->shown >= d->limit || past_window(d)))
             break;
         int applied = tk_ucir_replay_apply(d->rp, &op, &pos, err);
         if (applied < 0) {
@@ -294,14 +336,28 @@ tk_status tk_ucir_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     if (tk_options_get_u64(o, "skip", 0, &d.skip, err) != TK_OK ||
         tk_options_get_u64(o, "limit", UINT64_MAX, &d.limit, err) != TK_OK)
         return err->status;
-    if (d.limit == 0) /* nothing to show: not even the header is read */
-        return TK_OK;
-    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
-    if (!r)
+    tk_selection *sel = tk_selection_new(o, err);
+    if (!sel || ucir_check_selection(sel, err) != TK_OK) {
+        tk_selection_free(sel);
         return err->status;
+    }
+    d.sel = sel;
+    tk_ucir_reader *r = NULL;
+    tk_status st = TK_OK;
+    if (d.limit == 0) /* nothing to show: not even the header is read */
+        goto done;
+    /* the raw view selects records; the listing replays them all */
+    r = raw ? ucir_cmd_open_selected(in, o, TK_UCIR_SELECT_STOP, err)
+            : tk_ucir_cmd_open(in, o, err);
+    if (!r) {
+        st = err->status;
+        goto done;
+    }
     d.h = tk_ucir_reader_header(r);
-    tk_status st = raw ? raw_records(&d, r, err) : replayed(&d, r, err);
+    st = raw ? raw_records(&d, r, err) : replayed(&d, r, err);
+done:
     sb_free(&d.line);
     tk_ucir_reader_free(r);
+    tk_selection_free(sel);
     return st;
 }

@@ -102,6 +102,12 @@ static int tenet_end(tenet *t, tk_strbuf *mem, FILE *out)
 
 tk_status tk_ucir_export_tenet(tk_ucir_reader *r, FILE *out, tk_error *err)
 {
+    return tk_ucir_export_tenet_window(r, out, 0, UINT64_MAX, err);
+}
+
+tk_status tk_ucir_export_tenet_window(tk_ucir_reader *r, FILE *out, uint64_t from, uint64_t to,
+                                      tk_error *err)
+{
     const tk_ucir_header *h = tk_ucir_reader_header(r);
     tenet t;
     memset(&t, 0, sizeof t);
@@ -131,7 +137,11 @@ tk_status tk_ucir_export_tenet(tk_ucir_reader *r, FILE *out, tk_error *err)
                 st = w == -1 ? oom(err) : write_failed(err);
                 goto done;
             }
-            tenet_begin(&t);
+            uint64_t next = (uint64_t)(t.rp->clk.instr + 1);
+            if (next >= to)
+                break; /* rc stays 1: the window's end */
+            if (next >= from) /* the first line has every register: the state at from */
+                tenet_begin(&t);
         }
         int applied = tk_ucir_replay_apply(t.rp, &op, &pos, err);
         if (applied < 0) {
@@ -260,6 +270,12 @@ static int drcov_write(drcov *d, FILE *out)
 tk_status tk_ucir_export_drcov(tk_ucir_reader *r, FILE *out, uint64_t *unmapped,
                                tk_error *err)
 {
+    return tk_ucir_export_drcov_window(r, out, 0, UINT64_MAX, unmapped, err);
+}
+
+tk_status tk_ucir_export_drcov_window(tk_ucir_reader *r, FILE *out, uint64_t from, uint64_t to,
+                                      uint64_t *unmapped, tk_error *err)
+{
     drcov d;
     memset(&d, 0, sizeof d);
     tk_map_init(&d.blocks, 1);
@@ -275,11 +291,14 @@ tk_status tk_ucir_export_drcov(tk_ucir_reader *r, FILE *out, uint64_t *unmapped,
     while ((rc = tk_ucir_next(r, &op, err)) == 1) {
         tk_ucir_reader_pos(r, &pos);
         int starts = tk_ucir_replay_starts_instruction(d.rp, &op);
+        if (starts && (uint64_t)(d.rp->clk.instr + 1) >= to)
+            break; /* the window's end */
         if (tk_ucir_replay_apply(d.rp, &op, &pos, err) < 0) {
             st = err->status;
             goto done;
         }
-        if (rp_placed(d.rp, &op, starts) && drcov_instruction(&d, d.rp->pc, op.size) != 0) {
+        if (rp_placed(d.rp, &op, starts) && (uint64_t)d.rp->clk.instr >= from &&
+            drcov_instruction(&d, d.rp->pc, op.size) != 0) {
             st = oom(err);
             goto done;
         }

@@ -29,16 +29,17 @@ static void emit(tk_sink *s, tk_input *in, tk_ucir_reader *r, const stats *st)
                                    : "usercorn .uc (Snappy stream, little-endian ops)", 0);
     tk_sink_u64(s, "version", h->version, 0);
     const char *an = tk_ucir_arch_name(h->arch);
+    tk_sink_u64(s, "uc_arch", h->arch, 0);
     if (an)
-        tk_sink_cstr(s, "uc_arch", an, 0);
+        tk_sink_cstr(s, "uc_arch_name", an, 0);
     else
-        tk_sink_u64(s, "uc_arch", h->arch, 0);
+        tk_sink_null(s, "uc_arch_name");
     tk_sink_u64(s, "uc_mode", h->mode, TK_SINK_HEX);
     tk_sink_cstr(s, "arch", h->arch_name, 0);
     tk_sink_cstr(s, "os", h->os, 0);
     if (!spec) {
-        byte_order(s, "code_order", h->code_big);
-        byte_order(s, "data_order", h->data_big);
+        byte_order(s, "code_byte_order", h->code_big);
+        byte_order(s, "data_byte_order", h->data_big);
     }
     tk_sink_u64(s, "frames", c.frames, 0);
     tk_sink_u64(s, "keyframes", c.keyframes, 0);
@@ -51,19 +52,19 @@ static void emit(tk_sink *s, tk_input *in, tk_ucir_reader *r, const stats *st)
         if (!st->by_kind[k])
             continue;
         tk_sink_object_begin(s, NULL);
-        tk_sink_cstr(s, "kind", tk_ucir_kind_name((tk_ucir_kind)k), 0);
+        tk_sink_cstr(s, "kind", tk_ucir_kind_name((tk_ucir_kind)k), TK_SINK_ENUM);
         tk_sink_u64(s, "count", st->by_kind[k], 0);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
     tk_sink_u64(s, "instructions", spec ? st->by_kind[TK_UCIR_EXEC_ABS] + st->by_kind[TK_UCIR_EXEC_REL]
                                         : st->by_kind[TK_UCIR_STEP], 0);
-    tk_sink_u64(s, "syscalls", st->by_kind[TK_UCIR_SYSCALL], 0);
+    tk_sink_u64(s, "syscall_count", st->by_kind[TK_UCIR_SYSCALL], 0);
     tk_sink_u64(s, "ops_in_syscalls", st->nested, 0);
     tk_sink_u64(s, "bytes_read", st->read_bytes, 0);
     tk_sink_u64(s, "bytes_written", st->written_bytes, 0);
     tk_sink_u64(s, "bytes_mapped", st->mapped_bytes, 0);
-    tk_sink_bool(s, "exits", st->exits > 0);
+    tk_sink_bool(s, "exited", st->exits > 0);
     tk_sink_object_end(s);
 }
 
@@ -71,7 +72,7 @@ static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX 
 
 tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
+    tk_ucir_reader *r = ucir_cmd_open_selected(in, o, 0, err); /* counts what it selects */
     if (!r)
         return err->status;
     stats st;

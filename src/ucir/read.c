@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/select.h"
+#include "ucir/clock.h"
 #include "ucir/ucir_int.h"
 
 static const uint8_t snappy_ident[10] = {0xff, 0x06, 0x00, 0x00, 0x73,
@@ -27,6 +29,10 @@ struct tk_ucir_reader {
     tk_error saved;
     tk_ucir_pos pos;
     tk_ucir_counts counts;
+    tk_selection *sel;          /* our copy; NULL: every record */
+    unsigned sel_flags;         /* TK_UCIR_SELECT_* */
+    ucir_clock clk;             /* instructions, for --range */
+    int sel_ended;              /* reading stopped at the window's end */
 };
 
 static void copy_name(char dst[33], const uint8_t *src)
@@ -118,6 +124,7 @@ void tk_ucir_reader_free(tk_ucir_reader *r)
     ucir_frames_free(r->frames);
     ucir_uc_free(r->uc);
     free(r->args);
+    tk_selection_free(r->sel);
     free(r);
 }
 
@@ -216,7 +223,7 @@ static int spec_next(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err)
     }
 }
 
-int tk_ucir_next(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err)
+static int next_record(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err)
 {
     if (r->done)
         return sticky(r, err);
@@ -234,6 +241,37 @@ int tk_ucir_next(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err)
         rc = spec_next(r, op, err);
     }
     return rc > 0 ? rc : finish(r, rc, err);
+}
+
+int tk_ucir_next(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err)
+{
+    if (!r->sel)
+        return next_record(r, op, err);
+    while (!r->sel_ended) {
+        int rc = next_record(r, op, err);
+        if (rc <= 0)
+            return rc;
+        int v = ucir_select(r->sel, &r->clk, op);
+        if (v == UCIR_SEL_KEEP)
+            return 1;
+        r->sel_ended = v == UCIR_SEL_END && (r->sel_flags & TK_UCIR_SELECT_STOP);
+    }
+    return 0;
+}
+
+tk_status tk_ucir_reader_select(tk_ucir_reader *r, const tk_selection *sel, unsigned flags,
+                                tk_error *err)
+{
+    tk_selection_free(r->sel);
+    r->sel = NULL;
+    ucir_clock_init(&r->clk, r->h.variant == TK_UCIR_USERCORN);
+    if (tk_selection_empty(sel))
+        return TK_OK;
+    if (ucir_check_selection(sel, err) != TK_OK)
+        return err->status;
+    r->sel = tk_sel_dup(sel, err);
+    r->sel_flags = flags;
+    return r->sel ? TK_OK : err->status;
 }
 
 int ucir_reader_next_frame(tk_ucir_reader *r, const ucir_frame **frame, tk_error *err)

@@ -18,9 +18,7 @@ tk_ucir_replay *tk_ucir_replay_new(const tk_ucir_header *h)
         return NULL;
     }
     rp->h = *h;
-    rp->uc = h->variant == TK_UCIR_USERCORN;
-    rp->instr = -1;
-    rp->want_start = 1;
+    ucir_clock_init(&rp->clk, h->variant == TK_UCIR_USERCORN);
     rp_mem_init(&rp->mem);
     return rp;
 }
@@ -42,27 +40,15 @@ void tk_ucir_replay_free(tk_ucir_replay *rp)
     free(rp);
 }
 
-static int is_exec(const tk_ucir_op *op)
-{
-    return op->kind == TK_UCIR_EXEC_ABS || op->kind == TK_UCIR_EXEC_REL;
-}
-
 int tk_ucir_replay_starts_instruction(const tk_ucir_replay *rp, const tk_ucir_op *op)
 {
-    if (op->depth != 0 || rp->skipping || op->kind == TK_UCIR_FRAME)
-        return 0;
-    if (!rp->uc)
-        return is_exec(op);
-    /* .uc: the first op after a STEP (but a SYSCALL right after it still
-     * belongs to that instruction), outside the keyframe */
-    return rp->want_start && !rp->in_key && op->kind != TK_UCIR_NOP &&
-           !(op->kind == TK_UCIR_SYSCALL && rp->after_step);
+    return ucir_clock_starts(&rp->clk, op);
 }
 
+/* Instruction rp->clk.instr starts: where it is. */
 static void start_instruction(tk_ucir_replay *rp, const tk_ucir_op *op)
 {
-    rp->instr++;
-    if (!rp->uc) {
+    if (!rp->clk.uc) {
         if (op->kind == TK_UCIR_EXEC_ABS) {
             rp->pc = op->addr;
             rp->pc_known = 1;
@@ -74,7 +60,6 @@ static void start_instruction(tk_ucir_replay *rp, const tk_ucir_op *op)
     }
     rp->pc = rp->next_pc;
     rp->pc_known = rp->next_pc_known;
-    rp->want_start = 0;
 }
 
 static int oom(tk_error *err)
@@ -88,24 +73,21 @@ int tk_ucir_replay_apply(tk_ucir_replay *rp, const tk_ucir_op *op, const tk_ucir
 {
     (void)pos;
     rp->records++;
-    if (op->kind == TK_UCIR_FRAME) {
+    /* the first keyframe is the setup; later ones summarise the frame
+     * after them, which a linear replay applies itself */
+    switch (ucir_clock_step(&rp->clk, op)) {
+    case UCIR_CLK_FRAME:
         rp->frames++;
-        rp->in_key = op->keyframe;
-        /* the first keyframe is the setup; later ones summarise the frame
-         * after them, which a linear replay applies itself */
-        rp->skipping = op->keyframe && rp->first_key_done;
-        if (op->keyframe)
-            rp->first_key_done = 1;
         return 1;
-    }
-    if (rp->skipping) {
+    case UCIR_CLK_SKIPPED:
         rp->skipped++;
         return 0;
-    }
-    if (tk_ucir_replay_starts_instruction(rp, op))
+    case UCIR_CLK_START:
         start_instruction(rp, op);
-    if (op->depth == 0 && op->kind != TK_UCIR_NOP)
-        rp->after_step = 0;
+        break;
+    default:
+        break;
+    }
     switch (op->kind) {
     case TK_UCIR_REG_CHANGE:
         rp_set_reg(rp, op->reg, op->value);
@@ -138,19 +120,17 @@ int tk_ucir_replay_apply(tk_ucir_replay *rp, const tk_ucir_op *op, const tk_ucir
     case TK_UCIR_JMP:
         rp->next_pc = op->addr;
         rp->next_pc_known = 1;
-        if (!rp->want_start) { /* the first op of the instruction */
+        if (!rp->clk.want_start) { /* the first op of the instruction */
             rp->pc = op->addr;
             rp->pc_known = 1;
         }
         break;
-    case TK_UCIR_STEP:
-        if (rp->in_key)
+    case TK_UCIR_STEP: /* the clock starts the next instruction after it */
+        if (rp->clk.in_key)
             break;
         rp->pc = rp->next_pc;
         rp->pc_known = rp->next_pc_known;
         rp->next_pc += op->size;
-        rp->want_start = 1;
-        rp->after_step = 1;
         break;
     default:
         break;
@@ -161,8 +141,8 @@ int tk_ucir_replay_apply(tk_ucir_replay *rp, const tk_ucir_op *op, const tk_ucir
 void tk_ucir_replay_info_get(const tk_ucir_replay *rp, tk_ucir_replay_info *info)
 {
     memset(info, 0, sizeof *info);
-    info->instruction = rp->instr;
-    info->instructions = (uint64_t)(rp->instr + 1);
+    info->instruction = rp->clk.instr;
+    info->instructions = (uint64_t)(rp->clk.instr + 1);
     info->pc = rp->pc;
     info->pc_known = rp->pc_known;
     info->records = rp->records;
@@ -200,7 +180,7 @@ static int hold(tk_ucir_replay *rp, const tk_ucir_op *op, const tk_ucir_pos *pos
 static int run(tk_ucir_replay *rp, tk_ucir_reader *r, int64_t n, tk_error *err)
 {
     if (rp->held) {
-        if (n >= 0 && rp->instr >= n)
+        if (n >= 0 && rp->clk.instr >= n)
             return 1;
         rp->held = 0;
         if (tk_ucir_replay_apply(rp, &rp->held_op, &rp->held_pos, err) < 0)
@@ -213,9 +193,9 @@ static int run(tk_ucir_replay *rp, tk_ucir_reader *r, int64_t n, tk_error *err)
         if (rc < 0)
             return -1;
         if (rc == 0)
-            return n >= 0 && rp->instr >= n ? 1 : 0;
+            return n >= 0 && rp->clk.instr >= n ? 1 : 0;
         tk_ucir_reader_pos(r, &pos);
-        if (n >= 0 && rp->instr >= n && tk_ucir_replay_starts_instruction(rp, &op))
+        if (n >= 0 && rp->clk.instr >= n && tk_ucir_replay_starts_instruction(rp, &op))
             return hold(rp, &op, &pos) != 0 ? oom(err) : 1;
         if (tk_ucir_replay_apply(rp, &op, &pos, err) < 0)
             return -1;

@@ -164,11 +164,11 @@ static int put_checkpoint(builder *b, tk_ucir_replay *rp, const tk_ucir_pos *pos
     if (put_pages(b, rp) != 0 ||
         grow((void **)&b->checks, &b->check_cap, b->ncheck, sizeof *b->checks) != 0)
         return -1;
-    b->checks[b->ncheck++] = (ix_check){(uint64_t)(rp->instr + 1), b->off};
+    b->checks[b->ncheck++] = (ix_check){(uint64_t)(rp->clk.instr + 1), b->off};
     size_t nregs = tk_ucir_replay_regs(rp, NULL, NULL, 0);
-    ix_state s = {rp->instr, rp->pc, rp->last_size, rp->next_pc,
+    ix_state s = {rp->clk.instr, rp->pc, rp->last_size, rp->next_pc,
                   (uint32_t)rp->pc_known, (uint32_t)rp->next_pc_known,
-                  (uint32_t)rp->first_key_done, (uint32_t)rp->exited,
+                  (uint32_t)rp->clk.first_key_done, (uint32_t)rp->exited,
                   rp->records, rp->syscalls, rp->frames, rp->skipped,
                   pos->frame_offset, pos->frame, pos->record,
                   (uint32_t)nregs, (uint32_t)rp->nspregs, (uint32_t)rp->nmaps, 0};
@@ -242,7 +242,7 @@ static tk_status build(builder *b, tk_ucir_reader *r, tk_ucir_replay *rp, ix_hea
     while (b->npages && b->pages[b->npages - 1].ckpt == b->ncheck)
         b->npages--;
     qsort(b->pages, b->npages, sizeof *b->pages, page_order);
-    ix_trailer t = {b->ncheck, 0, b->npages, 0, (uint64_t)(rp->instr + 1), IX_END};
+    ix_trailer t = {b->ncheck, 0, b->npages, 0, (uint64_t)(rp->clk.instr + 1), IX_END};
     static const uint8_t zeros[8];
     if (put(b, zeros, (8 - b->off % 8) % 8) != 0) /* the tables are read in place */
         return build_fail(b, err, "cannot write", index_path);
@@ -465,13 +465,13 @@ static tk_status restore(tk_ucir_replay *rp, const tk_ucir_index *ix, uint64_t o
         return damaged(err);
     memcpy(s, ix->map + off, sizeof *s);
     const uint8_t *p = ix->map + off + sizeof *s, *end = ix->map + ix->size;
-    rp->instr = s->instr;
+    rp->clk.instr = s->instr;
     rp->pc = s->pc;
     rp->last_size = s->last_size;
     rp->next_pc = s->next_pc;
     rp->pc_known = (int)s->pc_known;
     rp->next_pc_known = (int)s->next_pc_known;
-    rp->first_key_done = (int)s->first_key_done;
+    rp->clk.first_key_done = (int)s->first_key_done;
     rp->exited = (int)s->exited;
     rp->records = s->records;
     rp->syscalls = s->syscalls;

@@ -9,6 +9,7 @@
 #include <tracekit/ucir_replay.h>
 
 #include "core/hashmap.h"
+#include "ucir/clock.h"
 
 #define RP_PAGE_SHIFT 12
 #define RP_PAGE ((uint64_t)1 << RP_PAGE_SHIFT)
@@ -63,7 +64,7 @@ typedef struct rp_spreg {
 
 struct tk_ucir_replay {
     tk_ucir_header h;
-    int uc;                      /* .uc semantics (effects before STEP) */
+    ucir_clock clk;              /* instruction boundaries */
     uint64_t *regs;              /* RP_NREGS values */
     uint64_t *have;              /* RP_NREGS bits */
     rp_spreg *spregs;
@@ -73,17 +74,10 @@ struct tk_ucir_replay {
     rp_mem mem;
     void *base_ref;              /* after a seek: the index and checkpoint */
 
-    int64_t instr;               /* current instruction, -1 none */
     uint64_t pc, last_size;
     int pc_known;
     uint64_t next_pc;            /* .uc: where the next STEP executes */
     int next_pc_known;
-    int after_step;              /* .uc: the last top-level op was a STEP */
-    int want_start;              /* .uc: the next effect starts an instruction */
-    int in_key;                  /* the current frame is a keyframe */
-
-    int first_key_done;          /* the first keyframe was seen */
-    int skipping;                /* inside a later keyframe */
     uint64_t records, syscalls, frames, skipped;
     int exited;
 
@@ -99,9 +93,9 @@ struct tk_ucir_replay {
  * traces know it at the EXEC, .uc traces at the STEP (outside keyframes). */
 static inline int rp_placed(const tk_ucir_replay *rp, const tk_ucir_op *op, int started)
 {
-    if (!rp->uc)
+    if (!rp->clk.uc)
         return started;
-    return op->kind == TK_UCIR_STEP && op->depth == 0 && !rp->in_key && !rp->skipping;
+    return op->kind == TK_UCIR_STEP && op->depth == 0 && !rp->clk.in_key && !rp->clk.skipping;
 }
 
 /* Register value changes for the index (replay_state.c). */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/select.h"
 #include "ucir/replay_int.h"
 #include "ucir/ucir_int.h"
 
@@ -30,11 +31,16 @@ static void put_summary(tk_sink *s, tk_input *in, const tk_ucir_header *h,
     tk_sink_u64(s, "skipped_keyframe_records", info.skipped_records, 0);
     tk_sink_u64(s, "unique_code_addresses", rep->pcs.n, 0);
     tk_sink_bool(s, "exited", info.exited);
-    tk_sink_object_begin(s, "ops");
-    for (int k = 0; k < TK_UCIR_KIND_COUNT; k++)
-        if (rep->kinds[k])
-            tk_sink_u64(s, tk_ucir_kind_name((tk_ucir_kind)k), rep->kinds[k], 0);
-    tk_sink_object_end(s);
+    tk_sink_array_begin(s, "by_kind");
+    for (int k = 0; k < TK_UCIR_KIND_COUNT; k++) {
+        if (!rep->kinds[k])
+            continue;
+        tk_sink_object_begin(s, NULL);
+        tk_sink_cstr(s, "kind", tk_ucir_kind_name((tk_ucir_kind)k), TK_SINK_ENUM);
+        tk_sink_u64(s, "count", rep->kinds[k], 0);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
     tk_sink_array_begin(s, "syscalls");
     for (size_t i = 0; i < rep->syscalls.n; i++) {
         tk_sink_object_begin(s, NULL);
@@ -48,21 +54,25 @@ static void put_summary(tk_sink *s, tk_input *in, const tk_ucir_header *h,
         const tk_ucir_map *m = &rp->maps[i];
         char p[4] = {m->prot & 1 ? 'r' : '-', m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-', 0};
         tk_sink_object_begin(s, NULL);
-        tk_sink_u64(s, "addr", m->addr, TK_SINK_HEX);
+        tk_sink_u64(s, "addr", m->addr, TK_SINK_ADDR);
         tk_sink_u64(s, "size", m->size, TK_SINK_HEX);
+        tk_sink_u64(s, "prot", m->prot, 0);
         tk_sink_cstr(s, "perms", p, 0);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
-    tk_sink_object_begin(s, "registers");
+    tk_sink_array_begin(s, "registers");
     for (uint32_t w = 0; w < RP_NREGS / 64; w++)
         for (uint64_t bits = rp->have[w]; bits; bits &= bits - 1) {
             uint32_t num = w * 64 + (uint32_t)__builtin_ctzll(bits);
             char buf[24];
-            tk_sink_u64(s, tk_ucir_reg_label(h->arch, h->mode, num, buf, sizeof buf),
-                        rp->regs[num], TK_SINK_HEX);
+            tk_sink_object_begin(s, NULL);
+            tk_sink_cstr(s, "reg", tk_ucir_reg_label(h->arch, h->mode, num, buf, sizeof buf),
+                         0);
+            tk_sink_u64(s, "value", rp->regs[num], TK_SINK_HEX);
+            tk_sink_object_end(s);
         }
-    tk_sink_object_end(s);
+    tk_sink_array_end(s);
     tk_sink_object_end(s);
 }
 
@@ -82,6 +92,12 @@ static int count(report *rep, tk_ucir_replay *rp, const tk_ucir_op *op, int boun
 
 tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
+    const char *sel = tk_sel_option_given(o); /* the final state is the whole replay's */
+    if (sel)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "UCIR's report summarises the whole replay: %s does not apply "
+                            "(dump, info and convert select)",
+                            sel);
     tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
     if (!r)
         return err->status;

@@ -118,6 +118,23 @@ uint64_t ucir_uc_compressed(const ucir_uc *u);
 /* Architecture string -> Unicorn (arch, mode), 0 when unknown. */
 int ucir_arch_from_name(const char *name, uint32_t *arch, uint32_t *mode);
 
+/* ---- selections (select.c) */
+struct ucir_clock;
+/* TK_EUSAGE for what UCIR traces cannot select (threads, functions, time
+ * ranges). */
+tk_status ucir_check_selection(const tk_selection *s, tk_error *err);
+/* Is instruction `instr` (-1: the setup) in --range's window? */
+int ucir_in_window(const tk_selection *s, int64_t instr);
+/* Is `op` a memory read or write touching --addr's ranges? */
+int ucir_mem_selected(const tk_selection *s, const tk_ucir_op *op);
+/* A record counted in by the clock `k`: kept, dropped, or past the window. */
+enum { UCIR_SEL_DROP, UCIR_SEL_KEEP, UCIR_SEL_END };
+int ucir_select(const tk_selection *s, struct ucir_clock *k, const tk_ucir_op *op);
+/* A reader with the command options and the selection of `o` (flags:
+ * TK_UCIR_SELECT_*), for the commands that list records. */
+tk_ucir_reader *ucir_cmd_open_selected(tk_input *in, const tk_options *o, unsigned flags,
+                                       tk_error *err);
+
 /* ---- commands (commands.c, info.c) */
 tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 /* `tracekit report`: a replay's summary (report.c). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/select.h"
 #include "core/format_ops.h"
 #include "core/strbuf.h"
 #include "xray/sort.h"
@@ -63,9 +64,23 @@ const char *tk_xr_map_name(void *map, int32_t id)
     return tk_xray_map_name(map, id);
 }
 
-tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err)
+/* A --func name is looked up in -m's map (opened for the lookup only). */
+tk_xray_reader *tk_xr_open(tk_input *in, const tk_options *o, tk_error *err)
 {
-    return tk_xray_reader_new(in, err);
+    tk_selection *sel = tk_selection_new(o, err);
+    if (!sel)
+        return NULL;
+    const char *func = tk_options_get(o, "func");
+    tk_xray_map *map = NULL;
+    tk_xray_reader *r = NULL;
+    tk_status st = TK_OK;
+    if (func && tk_xr_func_is_name(func) && !(map = tk_xr_open_map(o, err)))
+        st = err->status; /* TK_OK without -m: the selection says a name needs it */
+    if (st == TK_OK)
+        r = tk_xray_reader_new_selected(in, sel, map, err);
+    tk_xray_map_free(map);
+    tk_selection_free(sel);
+    return r;
 }
 
 /* ---------------------------------------------------------------- dump */
@@ -126,21 +141,41 @@ static void fdr_line(tk_strbuf *b, const tk_xray_fdr_record *x, unsigned version
     }
 }
 
+/* Event payloads as hex, like every byte string in tracekit's JSON. */
+static void hex_data(tk_sink *s, const uint8_t *d, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    char small[256];
+    char *buf = 2 * n < sizeof small ? small : malloc(2 * n + 1);
+    if (!buf) {
+        tk_sink_null(s, "data");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        buf[2 * i] = digits[d[i] >> 4];
+        buf[2 * i + 1] = digits[d[i] & 15];
+    }
+    buf[2 * n] = '\0';
+    tk_sink_cstr(s, "data", buf, 0);
+    if (buf != small)
+        free(buf);
+}
+
 static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
                      unsigned version)
 {
     static const char *const actions[] = {"enter", "exit", "tail-exit", "enter-arg"};
     tk_sink_record_begin(s);
-    tk_sink_u64(s, "i", i, 0);
-    tk_sink_u64(s, "offset", x->offset, 0);
-    tk_sink_cstr(s, "kind", tk_xray_fdr_kind_name(x->kind), 0);
+    tk_sink_u64(s, "record", i, 0);
+    tk_sink_u64(s, "offset", x->offset, TK_SINK_HEX);
+    tk_sink_cstr(s, "kind", tk_xray_fdr_kind_name(x->kind), TK_SINK_ENUM);
     switch (x->kind) {
     case TK_FDR_FUNCTION:
-        tk_sink_cstr(s, "action", actions[x->action & 3], 0);
+        tk_sink_cstr(s, "action", actions[x->action & 3], TK_SINK_ENUM);
         tk_sink_u64(s, "func_id", x->func_id, 0);
         tk_sink_u64(s, "delta", x->delta, 0);
         break;
-    case TK_FDR_NEW_BUFFER: tk_sink_i64(s, "tid", x->tid); break;
+    case TK_FDR_NEW_BUFFER: tk_sink_i64(s, "thread", x->tid); break;
     case TK_FDR_PID: tk_sink_i64(s, "pid", x->pid); break;
     case TK_FDR_NEW_CPU:
         tk_sink_u64(s, "cpu", x->cpu, 0);
@@ -164,7 +199,7 @@ static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
             tk_sink_u64(s, "tsc", x->tsc, 0);
             tk_sink_u64(s, "cpu", x->cpu, 0);
         }
-        tk_sink_str(s, "data", (const char *)x->payload, (size_t)x->size, 0);
+        hex_data(s, x->payload, x->size > 0 ? (size_t)x->size : 0);
         break;
     case TK_FDR_END_OF_BUFFER: break;
     }
@@ -174,14 +209,17 @@ static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
 void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off)
 {
     tk_sink_record_begin(s);
-    tk_sink_u64(s, "i", i, TK_SINK_BARE);
-    tk_sink_u64(s, "offset", off, TK_SINK_BARE | TK_SINK_HEX);
-    tk_sink_cstr(s, "kind", tk_xray_kind_name(r->kind), TK_SINK_BARE);
+    tk_sink_u64(s, "record", i, TK_SINK_BARE);
+    if (off == TK_NO_OFFSET) /* YAML records have no byte offset */
+        tk_sink_null(s, "offset");
+    else
+        tk_sink_u64(s, "offset", off, TK_SINK_BARE | TK_SINK_HEX);
+    tk_sink_cstr(s, "kind", tk_xray_kind_name(r->kind), TK_SINK_BARE | TK_SINK_ENUM);
     if (r->kind <= TK_XRAY_ENTER_ARG)
         tk_sink_i64(s, "func_id", r->func_id);
     tk_sink_u64(s, "tsc", r->tsc, 0);
     tk_sink_u64(s, "cpu", r->cpu, 0);
-    tk_sink_u64(s, "tid", r->tid, 0);
+    tk_sink_u64(s, "thread", r->tid, 0);
     tk_sink_u64(s, "pid", r->pid, 0);
     if (r->nargs || tk_sink_get_style(s) == TK_SINK_JSON) {
         tk_sink_array_begin(s, "args");
@@ -192,7 +230,7 @@ void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t
     if (r->kind == TK_XRAY_TYPED_EVENT)
         tk_sink_u64(s, "event_type", r->event_type, 0);
     if (r->kind >= TK_XRAY_CUSTOM_EVENT)
-        tk_sink_str(s, "data", (const char *)r->data, r->data_len, 0);
+        hex_data(s, (const uint8_t *)r->data, r->data_len);
     tk_sink_record_end(s);
 }
 
@@ -202,11 +240,16 @@ static tk_status options(const tk_options *o, uint64_t *skip, uint64_t *limit,
     if (tk_options_get_u64(o, "skip", 0, skip, err) != TK_OK ||
         tk_options_get_u64(o, "limit", UINT64_MAX, limit, err) != TK_OK)
         return err->status;
-    const char *v = tk_options_get(o, "records");
-    *logical = v && strcmp(v, "logical") == 0;
+    const char *v = tk_options_get(o, "records"), *sel = tk_sel_option_given(o);
+    *logical = v ? strcmp(v, "logical") == 0 : sel != NULL;
     if (v && !*logical && strcmp(v, "raw") != 0)
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                             "--records: expected raw or logical, not '%s'", v);
+    if (v && !*logical && sel) /* raw FDR records have no thread, time or call of their own */
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--records raw and %s exclude each other: a selection keeps "
+                            "logical records (--records logical, its default)",
+                            sel);
     return TK_OK;
 }
 
@@ -216,7 +259,7 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     int logical, rc = 0;
     if (options(o, &skip, &limit, &logical, err) != TK_OK)
         return err->status;
-    tk_xray_reader *r = tk_xr_open(in, err);
+    tk_xray_reader *r = tk_xr_open(in, o, err);
     if (!r)
         return err->status;
     const tk_xray_header *h = tk_xray_reader_header(r);
@@ -240,7 +283,7 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     } else {
         tk_xray_record rec;
         while (shown < limit && (rc = tk_xray_next(r, &rec, err)) > 0) {
-            if (tk_xray_reader_index(r) < skip)
+            if (i++ < skip) /* counts the records the selection keeps */
                 continue;
             tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
             shown++;
@@ -335,14 +378,14 @@ static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
 static tk_status xr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
-    tk_xray_reader *r = tk_xr_open(in, err);
+    tk_xray_reader *r = tk_xr_open(in, o, err);
     if (!r)
         return err->status;
     tk_status st = TK_OK;
     tk_xray_record rec;
     int rc = 0;
     if (strcmp(target, "jsonl") == 0) {
-        tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o);
         if (!s) {
             tk_xray_reader_free(r);
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
@@ -420,5 +463,6 @@ const struct tk_format tk_fmt_xray = {
     .report = tk_xr_report,
     .targets = xr_targets,
     .options = (const char *const[]){"instr-map", "demangle", "records", "sort", "memory-limit",
-                                     "symbolize", "xray-version", NULL},
+                                     "symbolize", "xray-version", "thread", "range", "func",
+                                     NULL},
 };

@@ -56,7 +56,7 @@ static void emit(tk_sink *s, tk_input *in, tk_xray_reader *r, const counts *c,
     tk_sink_array_begin(s, "by_kind");
     for (int k = 0; k < 6; k++) {
         tk_sink_object_begin(s, NULL);
-        tk_sink_cstr(s, "kind", tk_xray_kind_name((tk_xray_kind)k), 0);
+        tk_sink_cstr(s, "kind", tk_xray_kind_name((tk_xray_kind)k), TK_SINK_ENUM);
         tk_sink_u64(s, "count", c->by_kind[k], 0);
         tk_sink_object_end(s);
     }
@@ -65,27 +65,26 @@ static void emit(tk_sink *s, tk_input *in, tk_xray_reader *r, const counts *c,
     tk_sink_u64(s, "event_bytes", c->event_bytes, 0);
     tk_sink_u64(s, "functions", funcs->n, 0);
     if (c->records) {
-        tk_sink_object_begin(s, "tsc");
-        tk_sink_u64(s, "min", c->tsc_min, 0);
-        tk_sink_u64(s, "max", c->tsc_max, 0);
-        tk_sink_object_end(s);
-        if (h->cycle_frequency)
-            tk_sink_f64_flags(s, "span_seconds",
-                              (double)(c->tsc_max - c->tsc_min) / (double)h->cycle_frequency,
-                              TK_SINK_SECONDS);
-        else
-            tk_sink_null(s, "span_seconds");
+        tk_sink_u64(s, "min_tsc", c->tsc_min, 0);
+        tk_sink_u64(s, "max_tsc", c->tsc_max, 0);
     } else {
-        tk_sink_null(s, "tsc");
-        tk_sink_null(s, "span_seconds");
+        tk_sink_null(s, "min_tsc");
+        tk_sink_null(s, "max_tsc");
     }
+    if (c->records && h->cycle_frequency)
+        tk_sink_f64_flags(s, "span_s",
+                          (double)(c->tsc_max - c->tsc_min) / (double)h->cycle_frequency,
+                          TK_SINK_SECONDS);
+    else /* no records, or ticks of an unknown length */
+        tk_sink_null(s, "span_s");
     uint64_t *t = sorted_keys(threads);
+    tk_sink_u64(s, "thread_count", threads->n, 0);
     tk_sink_array_begin(s, "threads");
     for (size_t i = 0; t && i < threads->n; i++) {
         const uint64_t *n = tk_map_u64(threads, t[i]);
         tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "thread", t[i] & 0xFFFFFFFFu, 0);
         tk_sink_u64(s, "pid", t[i] >> 32, 0);
-        tk_sink_u64(s, "tid", t[i] & 0xFFFFFFFFu, 0);
         tk_sink_u64(s, "records", n ? *n : 0, 0);
         tk_sink_object_end(s);
     }
@@ -102,8 +101,7 @@ static void emit(tk_sink *s, tk_input *in, tk_xray_reader *r, const counts *c,
 
 tk_status tk_xr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    (void)o;
-    tk_xray_reader *r = tk_xr_open(in, err);
+    tk_xray_reader *r = tk_xr_open(in, o, err);
     if (!r)
         return err->status;
     counts c;

@@ -1,13 +1,11 @@
 /* XRay reader: basic-mode records, raw FDR records checked against the
  * block grammar, and their expansion into logical records. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/bytes.h"
 #include "core/cursor.h"
-#include "core/tempfile.h"
+#include "core/spool.h"
 #include "xray/xray_int.h"
 
 #include <tracekit/xray_yaml.h>
@@ -59,8 +57,8 @@ struct tk_xray_reader {
     tk_xr_order order;
     int redirected;               /* reading a moved buffer ... */
     uint64_t redirect_end, resume; /* ... up to here, then back there */
-    tk_input *spool;              /* a pipe copied to a temporary file */
-    int spool_fd;
+    tk_spool spool;               /* a pipe copied to a temporary file */
+    tk_xr_filter *filter;         /* the selection (select.c), or NULL */
 };
 
 /* llvm-xray convert -f raw copies an FDR trace's header type over the
@@ -90,7 +88,7 @@ tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err)
         tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
     }
-    r->spool_fd = -1;
+    r->spool.fd = -1;
     int64_t n = tk_cursor_init(&r->cur, in, 4096, err);
     if (n >= 0 && tk_xray_yaml_probe(r->cur.p, (size_t)n) >= 50) {
         r->yaml = tk_xray_yaml_reader_new(in, err);
@@ -125,9 +123,8 @@ void tk_xray_reader_free(tk_xray_reader *r)
         free(r->slots[i].data);
     }
     tk_xr_order_free(&r->order);
-    tk_input_close(r->spool);
-    if (r->spool_fd >= 0)
-        close(r->spool_fd);
+    tk_spool_close(&r->spool);
+    tk_xr_filter_free(r->filter);
     free(r);
 }
 
@@ -476,34 +473,18 @@ static int seek_cursor(tk_xray_reader *r, uint64_t off, tk_error *err)
  * file order (and the order is reported unchecked). */
 static int spool_pipe(tk_xray_reader *r, tk_error *err)
 {
-    tk_input *in = r->cur.in;
-    int fd = r->cur.win_off == 0 ? tk_tempfile_open("xray-fdr") : -1;
-    if (fd < 0) {
+    int rc = r->cur.win_off == 0
+                 ? tk_spool_open(&r->spool, r->cur.in, "xray-fdr", "the FDR trace", err)
+                 : 1;
+    if (rc == 1) {
         r->order.unchecked = 1;
         return 0;
     }
-    const uint8_t *p;
-    int64_t n;
-    while ((n = tk_input_window(in, 1, &p, err)) > 0) {
-        if (tk_write_all(fd, p, (size_t)n) != 0) {
-            tk_error_set(err, TK_EIO, tk_input_offset(in), TK_NO_RECORD,
-                         "copying the FDR trace to a temporary file failed: %s",
-                         strerror(errno));
-            n = -1;
-            break;
-        }
-        tk_input_advance(in, (size_t)n);
-    }
-    if (n == 0)
-        r->spool = tk_input_from_fd(fd, tk_input_name(in), err);
-    if (!r->spool) {
-        close(fd);
+    if (rc < 0) {
         r->failed = 1;
         return -1;
     }
-    tk_input_share_progress(r->spool, in);
-    r->spool_fd = fd;
-    r->cur.in = r->spool;
+    r->cur.in = r->spool.in;
     return 0;
 }
 
@@ -704,7 +685,7 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
     }
 }
 
-int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+static int next_record(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
 {
     if (r->deferred) {
         r->deferred = 0;
@@ -727,4 +708,31 @@ int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
     if (!r->order_ready && prepare_order(r, err) != 0)
         return -1;
     return next_fdr_logical(r, rec, err);
+}
+
+int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err)
+{
+    for (;;) {
+        int rc = next_record(r, rec, err);
+        if (rc <= 0 || !r->filter)
+            return rc;
+        int keep = tk_xr_filter_keep(r->filter, rec);
+        if (keep > 0)
+            return 1;
+        if (keep < 0) {
+            r->failed = 1;
+            tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            return -1;
+        }
+    }
+}
+
+void tk_xr_reader_attach(tk_xray_reader *r, tk_xr_filter *f, tk_spool *sp)
+{
+    r->filter = f;
+    if (sp->in) { /* the input was a pipe: the reader reads (and frees) its copy */
+        r->spool = *sp;
+        sp->in = NULL;
+        sp->fd = -1;
+    }
 }

@@ -11,9 +11,19 @@
 
 #define TOP_FUNCTIONS 10
 
+/* A duration of `ticks` in seconds; null for freq 0: the trace has no
+ * cycle frequency (ticks of unknown length), or nothing was measured. */
+static void seconds(tk_sink *s, const char *key, uint64_t ticks, uint64_t freq)
+{
+    if (freq)
+        tk_sink_f64_flags(s, key, (double)ticks / (double)freq, TK_SINK_SECONDS);
+    else
+        tk_sink_null(s, key);
+}
+
 tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_xray_reader *r = tk_xr_open(in, err);
+    tk_xray_reader *r = tk_xr_open(in, o, err);
     if (!r)
         return err->status;
     tk_xray_map *map = tk_xr_open_map(o, err);
@@ -51,30 +61,28 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     }
     if (st == TK_OK) {
         const tk_xray_header *h = tk_xray_reader_header(r);
-        double f = h->cycle_frequency ? (double)h->cycle_frequency : 1.0;
-        /* without a frequency the values are ticks, not seconds */
-        unsigned sec = h->cycle_frequency ? TK_SINK_SECONDS : 0;
+        uint64_t f = h->cycle_frequency;
         tk_sink_object_begin(s, NULL);
         tk_sink_cstr(s, "file", tk_input_name(in), 0);
         tk_sink_cstr(s, "format", "xray", 0);
         tk_sink_cstr(s, "mode", h->type == TK_XRAY_FDR ? "fdr" : "basic", 0);
         tk_sink_u64(s, "version", h->version, 0);
         tk_sink_u64(s, "records", records, 0);
-        tk_sink_u64(s, "threads", threads.n, 0);
+        tk_sink_u64(s, "thread_count", threads.n, 0);
         tk_sink_u64(s, "functions", tk_xray_account_functions(a), 0);
-        tk_sink_f64_flags(s, "span_seconds", records ? (double)(tmax - tmin) / f : 0.0,
-                          sec);
+        seconds(s, "span_s", tmax - tmin, records ? f : 0);
         tk_sink_u64(s, "unmatched_records", unmatched, 0);
         tk_sink_u64(s, "records_in_thread_past", past, 0);
         tk_sink_array_begin(s, "top_functions_by_time");
         for (size_t i = 0; i < n && i < TOP_FUNCTIONS; i++) {
             tk_sink_object_begin(s, NULL);
+            tk_sink_i64(s, "func_id", rows[i].func_id);
             tk_sink_cstr(s, "function", tk_xray_map_name(map, rows[i].func_id), 0);
             tk_sink_u64(s, "count", rows[i].count, 0);
-            tk_sink_f64_flags(s, "sum_s", (double)rows[i].sum / f, sec);
-            tk_sink_f64_flags(s, "med_s", (double)rows[i].med / f, sec);
-            tk_sink_f64_flags(s, "p99_s", (double)rows[i].p99 / f, sec);
-            tk_sink_f64_flags(s, "max_s", (double)rows[i].max / f, sec);
+            seconds(s, "sum_s", rows[i].sum, f);
+            seconds(s, "med_s", rows[i].med, f);
+            seconds(s, "p99_s", rows[i].p99, f);
+            seconds(s, "max_s", rows[i].max, f);
             tk_sink_object_end(s);
         }
         tk_sink_array_end(s);

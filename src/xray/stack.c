@@ -420,8 +420,8 @@ static int print_all(printer *p, const uint32_t *roots, size_t nroots, int repor
                 tk_sink_array_end(json);
                 tk_sink_u64(json, "calls", nx->term_n + nx->mid_n, 0);
                 tk_sink_u64(json, "leaf_calls", nx->term_n, 0);
-                tk_sink_u64(json, "total", total_of(nx, 0), 0);
-                tk_sink_u64(json, "self", self_of(p->s, nx), 0);
+                tk_sink_u64(json, "total_ticks", total_of(nx, 0), 0);
+                tk_sink_u64(json, "self_ticks", self_of(p->s, nx), 0);
                 tk_sink_record_end(json);
             } else if (p->o->view == TK_XRAY_STACKS_FLAME) {
                 if (report_thread)
@@ -457,7 +457,9 @@ tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
     int per_thread = o->threads == TK_XRAY_STACKS_PER_THREAD;
     int aggregate = o->threads == TK_XRAY_STACKS_AGGREGATE;
     int rc = 0;
-    tk_sink *json = o->view == TK_XRAY_STACKS_JSON ? tk_sink_new(out, TK_SINK_JSON) : NULL;
+    int own = o->view == TK_XRAY_STACKS_JSON && !o->json;
+    tk_sink *json = own ? tk_sink_new(out, TK_SINK_JSON)
+                    : o->view == TK_XRAY_STACKS_JSON ? o->json : NULL;
     if (o->view == TK_XRAY_STACKS_JSON && !json)
         return TK_ENOMEM;
     /* Top stacks report per thread only when asked; the full listings
@@ -497,7 +499,7 @@ tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
         free(roots);
     }
     tk_status st = TK_OK;
-    if (json) {
+    if (own) {
         tk_error err;
         st = tk_sink_finish(json, &err);
         tk_sink_free(json);

@@ -26,7 +26,7 @@ static void warning_begin(tk_sink *s, uint64_t *nwarnings, const char *code)
         return;
     tk_sink_record_begin(s);
     tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
-    tk_sink_cstr(s, "code", code, 0);
+    tk_sink_cstr(s, "code", code, TK_SINK_ENUM);
 }
 
 static void warning_end(tk_sink *s, const char *fmt, ...)
@@ -63,7 +63,7 @@ static void warn_layout(tk_xray_reader *r, tk_sink *s, uint64_t *nwarnings)
         warning_begin(s, nwarnings, "buffers-out-of-order");
         if (s) {
             tk_sink_u64(s, "buffers", o.moved_buffers, 0);
-            tk_sink_u64(s, "threads", o.threads, 0);
+            tk_sink_u64(s, "thread_count", o.threads, 0);
         }
         warning_end(s, "the buffers of %llu thread%s are not in time order in the "
                        "file (the runtime's buffer ring wrapped); read in time order",
@@ -83,8 +83,8 @@ static void warn_clock(tk_sink *s, uint64_t *nwarnings, uint64_t key,
     warning_begin(s, nwarnings, "tsc-goes-back");
     if (!s)
         return;
+    tk_sink_u64(s, "thread", key & 0xFFFFFFFFu, 0);
     tk_sink_u64(s, "pid", key >> 32, 0);
-    tk_sink_u64(s, "tid", key & 0xFFFFFFFFu, 0);
     tk_sink_u64(s, "records", c->backs, 0);
     tk_sink_u64(s, "offset", c->offset, TK_SINK_HEX);
     tk_sink_u64(s, "record", c->index, 0);
@@ -154,7 +154,7 @@ tk_status tk_xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                          uint64_t *nwarnings, tk_error *err)
 {
     (void)o;
-    tk_xray_reader *r = tk_xr_open(in, err);
+    tk_xray_reader *r = tk_xray_reader_new(in, err);
     if (!r)
         return err->status;
     clocks cs = {.last = 0};

@@ -3,6 +3,7 @@
 #define TK_XRAY_INT_H
 
 #include <tracekit/format.h>
+#include <tracekit/select.h>
 #include <tracekit/xray.h>
 
 /* Block verifier states (verify.c). */
@@ -80,8 +81,27 @@ struct tk_xray_map *tk_xr_open_map(const tk_options *o, tk_error *err);
 /* A tk_xray_name_fn over a tk_xray_map (ctx), "#<id>" without one. */
 const char *tk_xr_map_name(void *map, int32_t id);
 
-/* Commands (commands.c, info.c). */
-tk_xray_reader *tk_xr_open(tk_input *in, tk_error *err);
+/* Selections (select.c): which logical records tk_xray_next returns. */
+typedef struct tk_xr_filter tk_xr_filter;
+struct tk_spool;
+/* The filter for `s` (not empty) on a trace of cycle frequency `freq`;
+ * `map` resolves a --func name (NULL: ids only). NULL with err set
+ * (TK_EUSAGE: a range or name that does not apply). The filter keeps what
+ * it needs of `s`; a range counts from its `base`, the first TSC (0 until
+ * set). */
+tk_xr_filter *tk_xr_filter_new(const tk_selection *s, uint64_t freq, struct tk_xray_map *map,
+                               tk_error *err);
+void tk_xr_filter_free(tk_xr_filter *f);
+/* 1 when a --func value is a name (not "42" or "#42"). */
+int tk_xr_func_is_name(const char *v);
+/* 1 keep the record, 0 drop it, -1 out of memory. */
+int tk_xr_filter_keep(tk_xr_filter *f, const tk_xray_record *rec);
+/* The reader applies `f` from now on and frees it; it also reads from and
+ * frees the spool `sp` when that holds a copied pipe (sp is emptied). */
+void tk_xr_reader_attach(tk_xray_reader *r, tk_xr_filter *f, struct tk_spool *sp);
+
+/* Commands (commands.c, info.c): a reader with the selection of `o`. */
+tk_xray_reader *tk_xr_open(tk_input *in, const tk_options *o, tk_error *err);
 void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off);
 tk_status tk_xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                          uint64_t *nwarnings, tk_error *err);

@@ -26,7 +26,7 @@ two="--level L1:1K:2:64 --level L2:4K:4:64"
 # ---- the JSON document, exactly
 # shellcheck disable=SC2086
 run 0 cachesim $two --json shared.trace
-expect_out '{"file":"shared.trace","format":"cacheray","records":25,"accesses":22,"reads":9,"writes":13,"bytes":161,"zero_size":0,"rtta_add":2,"rtta_remove":1,"levels":[{"name":"L1","size":1024,"line":64,"ways":2,"sets":8,"policy":"lru","write_back":true,"write_allocate":true,"inclusive":false,"reads":9,"writes":13,"read_misses":4,"write_misses":1,"miss_rate":0.227273,"compulsory":4,"capacity":0,"conflict":1,"writebacks":2,"invalidations":0},{"name":"L2","size":4096,"line":64,"ways":4,"sets":16,"policy":"lru","write_back":true,"write_allocate":true,"inclusive":false,"reads":5,"writes":2,"read_misses":4,"write_misses":0,"miss_rate":0.571429,"compulsory":4,"capacity":0,"conflict":0,"writebacks":0,"invalidations":0}],"types":[{"name":"struct.counters","accesses":12,"reads":0,"writes":12,"bytes":96,"misses":[1,1],"regions":1,"live":1,"peak_live":1,"layout":null},{"name":"struct.Pad","accesses":7,"reads":6,"writes":1,"bytes":49,"misses":[1,1],"regions":1,"live":0,"peak_live":1,"layout":null},{"name":"(untyped)","accesses":3,"reads":3,"writes":0,"bytes":16,"misses":[3,2],"regions":0,"live":0,"peak_live":0,"layout":null}],"threads":[{"thread":1,"accesses":15,"reads":9,"writes":6,"bytes":112,"misses":[5,4]},{"thread":2,"accesses":7,"reads":0,"writes":7,"bytes":49,"misses":[0,0]}],"lines_written_by_several_threads":1,"false_sharing_lines":1,"false_sharing":[{"line":65536,"writes":12,"alternations":11,"threads":[{"thread":1,"first":65536,"last":65543,"writes":6,"type":"struct.counters","offset":0,"field":null},{"thread":2,"first":65544,"last":65551,"writes":6,"type":"struct.counters","offset":8,"field":null}]}],"reuse":null}'
+expect_out '{"file":"shared.trace","format":"cacheray","records":25,"accesses":22,"reads":9,"writes":13,"bytes":161,"zero_size":0,"rtta_add":2,"rtta_remove":1,"levels":[{"name":"L1","size":1024,"line_size":64,"ways":2,"sets":8,"policy":"lru","write_back":true,"write_allocate":true,"inclusive":false,"reads":9,"writes":13,"read_misses":4,"write_misses":1,"miss_rate":0.227273,"compulsory":4,"capacity":0,"conflict":1,"writebacks":2,"invalidations":0},{"name":"L2","size":4096,"line_size":64,"ways":4,"sets":16,"policy":"lru","write_back":true,"write_allocate":true,"inclusive":false,"reads":5,"writes":2,"read_misses":4,"write_misses":0,"miss_rate":0.571429,"compulsory":4,"capacity":0,"conflict":0,"writebacks":0,"invalidations":0}],"types":[{"name":"struct.counters","accesses":12,"reads":0,"writes":12,"bytes":96,"misses":[1,1],"regions":1,"live":1,"peak_live":1,"layout":null},{"name":"struct.Pad","accesses":7,"reads":6,"writes":1,"bytes":49,"misses":[1,1],"regions":1,"live":0,"peak_live":1,"layout":null},{"name":"(untyped)","accesses":3,"reads":3,"writes":0,"bytes":16,"misses":[3,2],"regions":0,"live":0,"peak_live":0,"layout":null}],"threads":[{"thread":1,"accesses":15,"reads":9,"writes":6,"bytes":112,"misses":[5,4]},{"thread":2,"accesses":7,"reads":0,"writes":7,"bytes":49,"misses":[0,0]}],"lines_written_by_several_threads":1,"false_sharing_lines":1,"false_sharing":[{"line_addr":65536,"writes":12,"alternations":11,"threads":[{"thread":1,"first_addr":65536,"last_addr":65543,"writes":6,"type_name":"struct.counters","offset":0,"field":null},{"thread":2,"first_addr":65544,"last_addr":65551,"writes":6,"type_name":"struct.counters","offset":8,"field":null}]}],"reuse":null}'
 cp "$tmp/out" "$tmp/le.json"
 # big-endian (--format: its first bytes also pass for an XRay header), and
 # standard input: the same numbers
@@ -55,9 +55,9 @@ types:
 EOF
 sed -n '/^levels:/,/^threads:/p' "$tmp/out" | sed '$d' | cmp -s - "$tmp/want" ||
     fail "text tables differ: $(cat "$tmp/out")"
-has '^  0x10000            11       1  0-7         6  struct.counters       0  -$'
-has '^  0x10000            11       2  8-15        6  struct.counters       8  -$'
-has '^  L2     4096    64     4    16  lru     yes         yes             no$'
+has '^    0x10000            11       1  0-7         6  struct.counters       0  -$'
+has '^    0x10000            11       2  8-15        6  struct.counters       8  -$'
+has '^  L2     4096         64     4    16  lru     yes         yes             no$'
 
 # ---- fields from DWARF, reuse, no 3C, write options
 run 0 cachesim --level L1:1K:2:64 --debug-info "$fixture" --reuse shared.trace
@@ -77,14 +77,14 @@ run 0 cachesim $two --write-through --no-write-allocate --inclusive --json share
 has '"write_back":false,"write_allocate":false,"inclusive":true,"reads":9,"writes":13,'
 # the default hierarchy
 run 0 cachesim --json shared.trace
-has '"levels":\[{"name":"L1","size":32768,"line":64,"ways":8,"sets":64,"policy":"lru",'
-has '{"name":"L2","size":1048576,"line":64,"ways":16,"sets":1024,"policy":"lru",'
+has '"levels":\[{"name":"L1","size":32768,"line_size":64,"ways":8,"sets":64,"policy":"lru",'
+has '{"name":"L2","size":1048576,"line_size":64,"ways":16,"sets":1024,"policy":"lru",'
 run 0 cachesim --level L1:1K:full:64:random --seed 7 --json shared.trace
 has '"ways":16,"sets":1,"policy":"random"'
 
 # ---- configuration files
 cat >"$tmp/own.json" <<'EOF'
-{"levels": [{"name": "L1", "size": "1K", "ways": 2, "line": 64},
+{"levels": [{"name": "L1", "size": "1K", "ways": 2, "line_size": 64},
             {"name": "L2", "size": "4K", "ways": 4, "line": 64}]}
 EOF
 run 0 cachesim --config "$tmp/own.json" --json shared.trace
@@ -93,7 +93,7 @@ cat >"$tmp/basic.json" <<'EOF'
 {"caches":[{"name":"L1","cache_size":16,"block_size":6,"write_policy":0,"set_assoc":1,"rep_policy":0}]}
 EOF
 run 0 cachesim -c "$tmp/basic.json" --json shared.trace
-has '"levels":\[{"name":"L1","size":65536,"line":64,"ways":1,"sets":1024,"policy":"lru",'
+has '"levels":\[{"name":"L1","size":65536,"line_size":64,"ways":1,"sets":1024,"policy":"lru",'
 
 # ---- tracekit report: the default hierarchy, types first
 run 0 report shared.trace

@@ -102,13 +102,14 @@ last_is "! BBM invalid unclean->valid"
 
 # --json: one object
 run 0 bbm --json "$good"
-[ "$(cat "$tmp/out")" = '{"ok":true,"events":21,"violation":null}' ] || fail "json: $(cat "$tmp/out")"
+[ "$(cat "$tmp/out")" = "{\"file\":\"$good\",\"format\":\"casemate\",\"ok\":true,\"records\":21,\"violation\":null}" ] ||
+    fail "json: $(cat "$tmp/out")"
 run 1 bbm --json -q "$bad"
-[ "$(cat "$tmp/out")" = '{"ok":false,"events":11,"violation":{"code":"bbm-missing-tlbi","message":"BBM invalid unclean->valid","id":10,"tid":1,"src":"examples/bbm.c:38"}}' ] ||
+[ "$(cat "$tmp/out")" = "{\"file\":\"$bad\",\"format\":\"casemate\",\"ok\":false,\"records\":11,\"violation\":{\"code\":\"bbm_missing_tlbi\",\"message\":\"BBM invalid unclean->valid\",\"record\":10,\"line\":13,\"id\":10,\"thread\":1,\"src\":\"examples/bbm.c:38\"}}" ] ||
     fail "json: $(cat "$tmp/out")"
 printf '(unlock 1 2 10)\n' >"$tmp/nosrc.log"
 run 1 bbm --json "$tmp/nosrc.log"
-[ "$(cat "$tmp/out")" = '{"ok":false,"events":1,"violation":{"code":"unlock-not-held","message":"Tried to unlock a component that was not held","id":1,"tid":2,"src":null}}' ] ||
+[ "$(cat "$tmp/out")" = "{\"file\":\"$tmp/nosrc.log\",\"format\":\"casemate\",\"ok\":false,\"records\":1,\"violation\":{\"code\":\"unlock_not_held\",\"message\":\"Tried to unlock a component that was not held\",\"record\":0,\"line\":1,\"id\":1,\"thread\":2}}" ] ||
     fail "json: $(cat "$tmp/out")"
 
 # --dot: the trees at the end, or at the violation (entry outlined)

@@ -28,7 +28,8 @@ run 0 info --json "$bad"
 grep -q '"records":11,' "$tmp/out" || fail "info --json record count: $(cat "$tmp/out")"
 grep -q '"expected":"BBM invalid unclean->valid"}$' "$tmp/out" || fail "info --json expected line"
 run 0 info --json "$good"
-grep -q '"thread_count":2,"threads":\[0,1\]' "$tmp/out" || fail "info --json threads"
+grep -q '"thread_count":2,"threads":\[{"thread":0,"records":10},{"thread":1,"records":11}\]' "$tmp/out" ||
+    fail "info --json threads"
 grep -q '"tlbis":\[{"tlbi":"vmalle1is","count":1},{"tlbi":"ipas2e1is","count":1}\]' "$tmp/out" ||
     fail "info --json tlbis"
 
@@ -37,13 +38,13 @@ run 0 dump "$good"
 [ "$(wc -l <"$tmp/out")" -eq 21 ] || fail "dump printed $(wc -l <"$tmp/out") lines, wanted 21"
 run 0 dump --skip 12 --limit 3 "$good"
 cat >"$tmp/want" <<'EOF'
-12 16:1 mem-write id=12 tid=1 mem_order=plain address=0x81000 value=0x0 src=examples/bbm.c:32
-13 17:1 barrier id=13 tid=1 barrier=dsb domain=ish src=examples/bbm.c:33
-14 18:1 tlbi id=14 tid=1 tlbi=ipas2e1is value=0x0 src=examples/bbm.c:34
+12 16:1 mem_write id=12 thread=1 mem_order=plain addr=0x81000 value=0x0 src=examples/bbm.c:32
+13 17:1 barrier id=13 thread=1 barrier=dsb domain=ish src=examples/bbm.c:33
+14 18:1 tlbi id=14 thread=1 tlbi=ipas2e1is value=0x0 src=examples/bbm.c:34
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "dump --skip 12 --limit 3: $(cat "$tmp/out")"
 run 0 dump --json --skip 18 --limit 1 "$good"
-expect_out '{"i":18,"line":22,"col":1,"kind":"mem-write","id":18,"tid":1,"mem_order":"release","address":528384,"value":2147484925,"src":"examples/bbm.c:38"}'
+expect_out '{"record":18,"line":22,"col":1,"kind":"mem_write","id":18,"thread":1,"mem_order":"release","addr":528384,"value":2147484925,"src":"examples/bbm.c:38"}'
 run 0 dump --json "$bad"
 [ "$(wc -l <"$tmp/out")" -eq 11 ] || fail "dump --json $bad: $(wc -l <"$tmp/out") lines"
 
@@ -51,7 +52,7 @@ run 0 dump --json "$bad"
 printf '(lock 1 0 10)\r\n(lock 2 0 zz "x")\r\n' >"$tmp/bad.log"
 run 1 validate "$tmp/bad.log"
 expect_err "tracekit: $tmp/bad.log:2:11 (record 1): expected the address (a hex number), got 'zz'"
-expect_out "$tmp/bad.log format=casemate valid=no warnings=0 error=\"expected the address (a hex number), got 'zz'\" record=1"
+expect_out "$tmp/bad.log format=casemate valid=no warnings=0 error=\"expected the address (a hex number), got 'zz'\" line=2 col=11 record=1"
 run 1 dump "$tmp/bad.log"
 [ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "dump printed $(wc -l <"$tmp/out") records before the error, wanted 1"
 expect_err "tracekit: $tmp/bad.log:2:11 (record 1): expected the address (a hex number), got 'zz'"
@@ -79,8 +80,8 @@ grep -q '"records":0,.*"expected":"BBM valid->valid"}$' "$tmp/out" || fail "info
 printf '(lock 5 0 1)\n(unlock 5 0 1)\n(mem-set 6 0 1004 10 0)\n(lock 7 0 1)\n' >"$tmp/warn.log"
 run 0 validate "$tmp/warn.log"
 cat >"$tmp/want" <<EOF
-warning i=1 line=2 code=id-order id=5 message="id not greater than the previous record's"
-warning i=2 line=3 code=mem-set-unaligned id=6 message="mem-set address or size not a multiple of 8"
+warning record=1 line=2 code=id_order id=5 message="id not greater than the previous record's"
+warning record=2 line=3 code=mem_set_unaligned id=6 message="mem-set address or size not a multiple of 8"
 $tmp/warn.log format=casemate valid=yes warnings=2
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "validate warnings: $(cat "$tmp/out")"
@@ -148,10 +149,11 @@ fi
 for f in "$good" "$bad" ${corpus:+"$corpus"/*.log}; do
     [ -f "$f" ] || continue
     run 0 report --json "$f"
-    got=$(sed -n 's/.*"bbm":{"verdict":"\([a-z ]*\)"\(,"code":"\([a-z-]*\)"\)\{0,1\}.*/\1 \3/p' "$tmp/out")
+    verdict=$(sed -n 's/.*"bbm":{"verdict":"\([a-z_]*\)".*/\1/p' "$tmp/out")
+    got="$verdict $(sed -n 's/.*"bbm":{.*"violation":{"code":"\([a-z_]*\)".*/\1/p' "$tmp/out")"
     "$tk" bbm --json "$f" >"$tmp/bbm.json" 2>/dev/null
     bbm_rc=$?
-    code=$(sed -n 's/.*"code":"\([a-z-]*\)".*/\1/p' "$tmp/bbm.json")
+    code=$(sed -n 's/.*"code":"\([a-z_]*\)".*/\1/p' "$tmp/bbm.json")
     if [ $bbm_rc -eq 0 ]; then want="ok "; else want="violation $code"; fi
     [ "$got" = "$want" ] || fail "report verdict of $f: '$got', bbm says '$want'"
     records=$(sed -n 's/.*"records":\([0-9]*\).*/\1/p' "$tmp/out")

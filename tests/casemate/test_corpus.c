@@ -204,20 +204,21 @@ static void test_info(void **state)
     char want[16384];
     snprintf(want, sizeof want,
              "{\"file\":\"%s\",\"format\":\"casemate\",\"size\":2538,\"lines\":23,\"records\":22,"
-             "\"by_kind\":[{\"kind\":\"mem-write\",\"count\":3},{\"kind\":\"mem-read\",\"count\":0},"
-             "{\"kind\":\"mem-init\",\"count\":4},{\"kind\":\"mem-free\",\"count\":0},"
-             "{\"kind\":\"mem-set\",\"count\":0},{\"kind\":\"sysreg-write\",\"count\":3},"
+             "\"by_kind\":[{\"kind\":\"mem_write\",\"count\":3},"
+             "{\"kind\":\"mem_read\",\"count\":0},"
+             "{\"kind\":\"mem_init\",\"count\":4},{\"kind\":\"mem_free\",\"count\":0},"
+             "{\"kind\":\"mem_set\",\"count\":0},{\"kind\":\"sysreg_write\",\"count\":3},"
              "{\"kind\":\"barrier\",\"count\":6},{\"kind\":\"tlbi\",\"count\":2},"
              "{\"kind\":\"hint\",\"count\":3},{\"kind\":\"lock\",\"count\":1},"
              "{\"kind\":\"trylock\",\"count\":0},{\"kind\":\"unlock\",\"count\":0}],"
-             "\"thread_count\":1,\"threads\":[0],"
+             "\"thread_count\":1,\"threads\":[{\"thread\":0,\"records\":22}],"
              "\"ids\":{\"first\":0,\"last\":21,\"min\":0,\"max\":21,\"not_increasing\":0},"
-             "\"address_range\":{\"min\":187650228637696,\"max\":187650228654079},\"locks\":1,"
-             "\"barriers\":[{\"barrier\":\"dsb ish\",\"count\":6}],"
+             "\"min_addr\":187650228637696,\"max_addr\":187650228654079,\"lock_count\":1,"
+             "\"barriers\":[{\"barrier\":\"dsb\",\"domain\":\"ish\",\"count\":6}],"
              "\"tlbis\":[{\"tlbi\":\"vmalle1is\",\"count\":1},{\"tlbi\":\"ipas2e1is\",\"count\":1}],"
              "\"sysregs\":[{\"sysreg\":\"vttbr_el2\",\"count\":3}],"
              "\"hints\":[{\"hint\":\"set_root_lock\",\"count\":1},{\"hint\":\"set_owner_root\",\"count\":2}],"
-             "\"src\":{\"strings\":22,\"integers\":0,\"missing\":0},"
+             "\"sources\":{\"strings\":22,\"integers\":0,\"missing\":0},"
              "\"expected\":\"BBM invalid unclean->valid\"}\n",
              path);
     assert_string_equal(out, want);

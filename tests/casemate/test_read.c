@@ -962,8 +962,10 @@ static void test_many_threads(void **state)
     tk_sink *s = tu_sink_open(&c, TK_SINK_JSON);
     assert_int_equal(tk_info(tk_format_find("casemate"), in, NULL, s, &err), TK_OK);
     char *out = tu_sink_text(s, &c);
-    assert_non_null(strstr(out, "\"thread_count\":100000,\"threads\":[0,7919,15838,"));
-    assert_non_null(strstr(out, "\"locks\":100000,"));
+    assert_non_null(strstr(out, "\"thread_count\":100000,\"threads\":[{\"thread\":0,"
+                                "\"records\":1},{\"thread\":7919,\"records\":1},"
+                                "{\"thread\":15838,"));
+    assert_non_null(strstr(out, "\"lock_count\":100000,"));
     free(out);
     tk_input_close(in);
     free(b.p);

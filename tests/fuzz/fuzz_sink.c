@@ -34,8 +34,8 @@ static uint64_t next_u64(prog *g)
 
 /* Keys are program constants in tracekit, never data: a fixed set. */
 static const char *const keys[] = {
-    "i", "offset", "type", "addr", "size", "thread", "name", "count", "by_type",
-    "regions", "a.b", "with space", "", "x", "very_long_key_name_for_alignment", "value",
+    "record", "offset", "kind", "addr", "size", "thread", "name", "count", "by_kind",
+    "span_s", "a.b", "with space", "", "_s", "very_long_key_name_for_alignment", "value",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -48,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tkf_memfile_open(&m);
     tk_sink *s = tk_sink_new(m.fp, style);
     TKF_CHECK(s != NULL, "tk_sink_new failed");
+    tk_sink_set_json_hex(s, (mode & 4) != 0);
 
     int stack[MAX_DEPTH];
     int depth = 0;
@@ -86,13 +87,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 tk_sink_record_end(s);
             break;
         case 4: tk_sink_u64(s, key, next_u64(&g), 0); break;
-        case 5: tk_sink_u64(s, key, next_u64(&g), TK_SINK_HEX); break;
+        case 5:
+            tk_sink_u64(s, key, next_u64(&g), next_byte(&g) & 1 ? TK_SINK_HEX : TK_SINK_ADDR);
+            break;
         case 6: tk_sink_i64(s, key, (int64_t)next_u64(&g)); break;
         case 7: {
             uint64_t bits = next_u64(&g);
             double d;
             memcpy(&d, &bits, sizeof d); /* NaN and infinities included */
-            tk_sink_f64(s, key, d);
+            tk_sink_f64_flags(s, key, d, next_byte(&g) & 1 ? TK_SINK_SECONDS : 0);
             break;
         }
         case 8: tk_sink_bool(s, key, (int)(next_byte(&g) & 1)); break;
@@ -103,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t left = (size_t)(g.end - g.p);
             if (len > left)
                 len = left;
-            tk_sink_str(s, key, (const char *)g.p, len, op == 11 ? TK_SINK_BARE : 0);
+            tk_sink_str(s, key, (const char *)g.p, len, op == 11 ? TK_SINK_BARE : TK_SINK_ENUM);
             g.p += len;
             break;
         }

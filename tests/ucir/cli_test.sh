@@ -24,15 +24,15 @@ grep -q '"arch":"x86_64","os":"linux","frames":3,"keyframes":1,"records":50,' "$
     fail "info --json: $(cat "$tmp/out")"
 run 0 dump --records raw --skip 44 --limit 2 "$hello"
 cat >"$tmp/want" <<'EOF'
-44 f2+0x71 syscall num=1 ret=0x7 args=0x1,0x7fffef00,0x7 ops=2
+44 f2+0x71 syscall num=1 ret=0x7 args=0x1,0x7fffef00,0x7 op_count=2
 45 f2+0x98 mem_read depth=1 addr=0x7fffef00 size=7 data=73756d3d31300a
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "dump --skip 44 --limit 2: $(cat "$tmp/out")"
 # --skip/--limit count instructions with --json too, as in the listing
 run 0 dump --json --skip 1 --limit 1 "$hello"
 cat >"$tmp/want" <<'EOF'
-{"i":10,"frame":1,"frame_offset":186,"offset":24,"kind":"exec_rel","depth":0,"size":7,"insn":1,"pc":4194307,"disasm":"lea rsi, [rip + 0xff6]"}
-{"i":11,"frame":1,"frame_offset":186,"offset":29,"kind":"reg_change","depth":0,"reg":43,"name":"rsi","value":4198400,"insn":1}
+{"record":10,"frame":1,"frame_offset":186,"op_offset":24,"kind":"exec_rel","depth":0,"size":7,"insn":1,"pc":4194307,"disasm":"lea rsi, [rip + 0xff6]"}
+{"record":11,"frame":1,"frame_offset":186,"op_offset":29,"kind":"reg_change","depth":0,"reg":"rsi","reg_num":43,"value":4198400,"insn":1}
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "dump --json --skip 1 --limit 1: $(cat "$tmp/out")"
 run 0 dump --json --limit 2 "$hello" # the setup, then instructions 0 and 1
@@ -96,8 +96,8 @@ expect_err "tracekit: $tmp/v.ucir: offset 0x4: unsupported UCIR version 9 (the 2
 run 0 convert --to ucir -o "$tmp/c1.ucir" "$hello"
 run 0 convert --to ucir -o "$tmp/c2.ucir" "$tmp/c1.ucir"
 cmp -s "$tmp/c1.ucir" "$tmp/c2.ucir" || fail "convert --to ucir is not a fixed point"
-"$tk" dump --records raw "$tmp/c1.ucir" | sed 's/csize=[0-9]*//' >"$tmp/d1"
-"$tk" dump --records raw "$hello" | sed 's/csize=[0-9]*//' >"$tmp/d0"
+"$tk" dump --records raw "$tmp/c1.ucir" | sed 's/compressed_size=[0-9]*//' >"$tmp/d1"
+"$tk" dump --records raw "$hello" | sed 's/compressed_size=[0-9]*//' >"$tmp/d0"
 cmp -s "$tmp/d0" "$tmp/d1" || fail "convert --to ucir changed the records"
 run 0 convert --to jsonl -o "$tmp/out.jsonl" "$hello"
 "$tk" dump --records raw --json "$hello" >"$tmp/dump.jsonl"

@@ -15,7 +15,7 @@ export XDG_CACHE_HOME
 
 # instruction 4 (the first loop iteration's add): rax = word 0, rcx = 4
 run 0 replay --at 4 --json --mem 0x401000:16 "$trace"
-expect_out '{"index":4,"pc":4194322,"regs":{"eflags":582,"rax":1,"rcx":4,"rsi":4198408,"rsp":2147479552},"maps":[{"addr":4194304,"size":4096,"prot":5,"perms":"r-x"},{"addr":4198400,"size":4096,"prot":3,"perms":"rw-"},{"addr":2147414016,"size":69632,"prot":3,"perms":"rw-"}],"memory":[{"addr":4198400,"len":16,"hex":"01000000000000000200000000000000"}],"syscalls":0,"exited":false}'
+expect_out '{"file":"'"$trace"'","format":"ucir","insn":4,"pc":4194322,"registers":[{"reg":"eflags","value":582},{"reg":"rax","value":1},{"reg":"rcx","value":4},{"reg":"rsi","value":4198408},{"reg":"rsp","value":2147479552}],"maps":[{"addr":4194304,"size":4096,"prot":5,"perms":"r-x"},{"addr":4198400,"size":4096,"prot":3,"perms":"rw-"},{"addr":2147414016,"size":69632,"prot":3,"perms":"rw-"}],"memory":[{"addr":4198400,"size":16,"data":"01000000000000000200000000000000"}],"syscall_count":0,"exited":false}'
 ls "$tmp/cache/tracekit/"ucir-*.idx >/dev/null 2>&1 || fail "no checkpoint index in the cache"
 cp "$tmp/out" "$tmp/indexed"
 run 0 replay --at 4 --json --mem 0x401000:16 --no-index "$trace"
@@ -38,19 +38,19 @@ grep -q '^14  *0x400016  *rcx = 0x0000000000000000 (was 0x0000000000000001)$' "$
     fail "last rcx change: $(tail -1 "$tmp/out")"
 run 0 replay --reg RCX --json "$trace"
 sed -n 2p "$tmp/out" >"$tmp/line"
-printf '%s\n' '{"index":5,"pc":4194326,"reg":"rcx","value":3,"old":4}' | cmp -s - "$tmp/line" ||
+printf '%s\n' '{"insn":5,"pc":4194326,"reg":"rcx","value":3,"old_value":4}' | cmp -s - "$tmp/line" ||
     fail "rcx json: $(cat "$tmp/line")"
 
 # memory history: the setup write, then the loop's read of word 1
 run 0 replay --history 0x401008:4 --json "$trace"
 [ "$(wc -l <"$tmp/out")" = 2 ] || fail "history lines: $(cat "$tmp/out")"
 tail -1 "$tmp/out" >"$tmp/line"
-printf '%s\n' '{"index":6,"pc":4194319,"op":"read","addr":4198408,"value":"0200000000000000"}' |
+printf '%s\n' '{"insn":6,"pc":4194319,"kind":"mem_read","addr":4198408,"size":8,"data":"0200000000000000"}' |
     cmp -s - "$tmp/line" || fail "history read: $(cat "$tmp/line")"
 
 # report: the replay's summary
 run 0 report --json "$trace"
-printf '%s\n' '{"file":"'"$trace"'","format":"ucir","arch":"x86_64","os":"linux","instructions":17,"records":50,"frames":3,"skipped_keyframe_records":0,"unique_code_addresses":8,"exited":true,"ops":{"frame":3,"exec_abs":4,"exec_rel":13,"reg_change":17,"mem_read":5,"mem_write":2,"mem_map":3,"syscall":2,"exit":1},"syscalls":[{"num":1,"count":1},{"num":231,"count":1}],"maps":[{"addr":4194304,"size":4096,"perms":"r-x"},{"addr":4198400,"size":4096,"perms":"rw-"},{"addr":2147414016,"size":69632,"perms":"rw-"}],"registers":{"eflags":582,"rax":7,"rcx":0,"rsi":4198432,"rsp":2147479552}}' |
+printf '%s\n' '{"file":"'"$trace"'","format":"ucir","arch":"x86_64","os":"linux","instructions":17,"records":50,"frames":3,"skipped_keyframe_records":0,"unique_code_addresses":8,"exited":true,"by_kind":[{"kind":"frame","count":3},{"kind":"exec_abs","count":4},{"kind":"exec_rel","count":13},{"kind":"reg_change","count":17},{"kind":"mem_read","count":5},{"kind":"mem_write","count":2},{"kind":"mem_map","count":3},{"kind":"syscall","count":2},{"kind":"exit","count":1}],"syscalls":[{"num":1,"count":1},{"num":231,"count":1}],"maps":[{"addr":4194304,"size":4096,"prot":5,"perms":"r-x"},{"addr":4198400,"size":4096,"prot":3,"perms":"rw-"},{"addr":2147414016,"size":69632,"prot":3,"perms":"rw-"}],"registers":[{"reg":"eflags","value":582},{"reg":"rax","value":7},{"reg":"rcx","value":0},{"reg":"rsi","value":4198432},{"reg":"rsp","value":2147479552}]}' |
     cmp -s - "$tmp/out" || fail "report: $(cat "$tmp/out")"
 
 # usage trouble: exit 2 with one line

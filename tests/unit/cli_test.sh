@@ -20,8 +20,8 @@ for cmd in info dump validate convert; do
     [ -s "$tmp/err" ] && fail "$cmd --help wrote to stderr"
     run 0 "$cmd" -h
 done
-run 0 --version
-expect_out "tracekit 0.1.0"
+run 0 --version   # the same version everywhere: docs_test.sh
+grep -qx 'tracekit [0-9]*\.[0-9]*\.[0-9]*' "$tmp/out" || fail "--version: $(cat "$tmp/out")"
 run 2
 run 2 bogus "$le"
 expect_err "tracekit: unknown command 'bogus' (try 'tracekit --help')"
@@ -118,8 +118,8 @@ expect_out "$tmp/x7 format=xray valid=no warnings=0 error=\"file too small for a
 head -c 36 /dev/zero >"$tmp/zero.trace"   # two reads of 0 bytes at address 0
 run 0 validate --format cacheray "$tmp/zero.trace"
 cat >"$tmp/want" <<EOF
-warning i=0 offset=0x0 code=zero-size addr=0x0 message="access of 0 bytes"
-warning i=1 offset=0x12 code=zero-size addr=0x0 message="access of 0 bytes"
+warning record=0 offset=0x0 code=zero_size addr=0x0 message="access of 0 bytes"
+warning record=1 offset=0x12 code=zero_size addr=0x0 message="access of 0 bytes"
 $tmp/zero.trace format=cacheray valid=yes warnings=2
 EOF
 cmp -s "$tmp/out" "$tmp/want" || fail "validate warnings: $(cat "$tmp/out")"
@@ -140,32 +140,32 @@ run 0 validate --strict "$le"
 } >"$tmp/many.trace"
 run 0 validate --format cacheray "$tmp/many.trace"
 [ "$(wc -l <"$tmp/out")" -eq 23 ] || fail "capped validate printed $(wc -l <"$tmp/out") lines, wanted 23"
-[ "$(head -n 20 "$tmp/out" | grep -c '^warning i=[0-9]* offset=0x[0-9a-f]* code=zero-size ')" -eq 20 ] ||
+[ "$(head -n 20 "$tmp/out" | grep -c '^warning record=[0-9]* offset=0x[0-9a-f]* code=zero_size ')" -eq 20 ] ||
     fail "the first 20 lines are not the first 20 warnings"
-sed -n 20p "$tmp/out" | grep -q '^warning i=19 offset=0x156 ' || fail "line 20 is not warning 19"
+sed -n 20p "$tmp/out" | grep -q '^warning record=19 offset=0x156 ' || fail "line 20 is not warning 19"
 tail -n 3 "$tmp/out" >"$tmp/got"
 cat >"$tmp/want" <<EOF
-warning code=zero-size omitted=5
-warning code=remove-unknown omitted=5
+warning code=zero_size omitted=5
+warning code=remove_unknown omitted=5
 $tmp/many.trace format=cacheray valid=yes warnings=30
 EOF
 cmp -s "$tmp/got" "$tmp/want" || fail "capped validate counts: $(cat "$tmp/got")"
 run 0 validate --format cacheray --json "$tmp/many.trace"
-[ "$(grep -c '^{"severity":"warning","i":[0-9]*,.*"code":"zero-size"' "$tmp/out")" -eq 20 ] ||
+[ "$(grep -c '^{"severity":"warning","record":[0-9]*,.*"code":"zero_size"' "$tmp/out")" -eq 20 ] ||
     fail "validate --json listed other than 20 warnings"
 tail -n 3 "$tmp/out" >"$tmp/got"
 cat >"$tmp/want" <<EOF
-{"severity":"warning","code":"zero-size","omitted":5}
-{"severity":"warning","code":"remove-unknown","omitted":5}
+{"severity":"warning","code":"zero_size","omitted":5}
+{"severity":"warning","code":"remove_unknown","omitted":5}
 {"file":"$tmp/many.trace","format":"cacheray","valid":true,"warnings":30}
 EOF
 cmp -s "$tmp/got" "$tmp/want" || fail "capped validate --json counts: $(cat "$tmp/got")"
 run 0 validate --format cacheray --max-warnings 0 "$tmp/many.trace"
-expect_out "warning code=zero-size omitted=25
-warning code=remove-unknown omitted=5
+expect_out "warning code=zero_size omitted=25
+warning code=remove_unknown omitted=5
 $tmp/many.trace format=cacheray valid=yes warnings=30"
 run 0 validate --format cacheray --max-warnings 30 "$tmp/many.trace"
-[ "$(grep -c '^warning i=' "$tmp/out")" -eq 30 ] || fail "--max-warnings 30 did not list all 30"
+[ "$(grep -c '^warning record=' "$tmp/out")" -eq 30 ] || fail "--max-warnings 30 did not list all 30"
 grep -q omitted "$tmp/out" && fail "--max-warnings 30 counted omitted warnings"
 run 2 validate --max-warnings -1 "$tmp/many.trace"
 expect_err "tracekit: validate: --max-warnings takes a count, not '-1' (try 'tracekit validate --help')"
@@ -227,7 +227,15 @@ run 0 dump --skip 400 "$le"
 run 0 dump --skip 1K "$le"
 [ -s "$tmp/out" ] && fail "dump --skip 1K printed something"
 run 0 dump --json --skip 2 --limit 1 "$le"
-expect_out '{"i":2,"offset":69,"type":"rtta_add","addr":93824992591872,"thread":1000,"elemsize":24,"elemcount":1260,"typename":"struct.node"}'
+expect_out '{"record":2,"offset":69,"kind":"rtta_add","addr":93824992591872,"thread":1000,"elem_size":24,"elem_count":1260,"type_name":"struct.node"}'
+# --json-hex: addresses as "0x..." strings (and convert --to jsonl alike)
+run 0 dump --json-hex --skip 2 --limit 1 "$le"
+expect_out '{"record":2,"offset":69,"kind":"rtta_add","addr":"0x5555555ac000","thread":1000,"elem_size":24,"elem_count":1260,"type_name":"struct.node"}'
+"$tk" dump --json-hex "$le" >"$tmp/hex.jsonl" || fail "dump --json-hex"
+run 0 convert --to jsonl --json-hex -o "$tmp/conv.jsonl" "$le"
+cmp -s "$tmp/hex.jsonl" "$tmp/conv.jsonl" || fail "convert --to jsonl --json-hex differs from dump --json-hex"
+run 2 convert --to cacheray --json-hex -o "$tmp/conv.bin" "$le"
+expect_err "tracekit: convert: --json-hex applies to --to jsonl, not --to cacheray (try 'tracekit convert --help')"
 run 0 dump --skip 28 --limit 1 "$le"   # text names only the flags that are set
 expect_out "28 0x22f read addr=0x5555555b3568 size=8 thread=1000 atomic"
 run 0 dump --skip 199 --limit 1 "$be"

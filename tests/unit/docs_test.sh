@@ -2,7 +2,8 @@
 # The help texts, the man page and the README say what the option tables
 # hold: every option they document exists, and every option a command takes
 # is documented in its --help and in its part of the man page; convert's
-# targets are the formats' targets. The tables come from the command itself
+# targets are the formats' targets; --version, CMakeLists.txt, the man page
+# and CHANGELOG.md name one version. The tables come from the command itself
 # (`tracekit CMD --list-options`, `tracekit --list-targets`).
 # usage: docs_test.sh TRACEKIT SOURCE_DIR
 set -u
@@ -82,6 +83,16 @@ grep -o 'tracekit [a-z]\{2,\} [^`|]*' "$src/README.md" | while read -r _ cmd res
             fail "README: tracekit $cmd ... $o: no such option"
     done
 done
+
+# one version: tracekit --version (the library's), CMakeLists.txt, the man
+# page's header and CHANGELOG.md's latest release
+v=$("$tk" --version | sed -n 's/^tracekit //p')
+grep -q "^project(tracekit VERSION $v " "$src/CMakeLists.txt" ||
+    fail "CMakeLists.txt's project version is not $v (tracekit --version)"
+grep -q "^\.TH TRACEKIT 1 \"[^\"]*\" \"tracekit $v\"" "$man" ||
+    fail "the man page's header does not say tracekit $v"
+[ "$(sed -n 's/^## \[\([0-9][^]]*\)\].*/\1/p' "$src/CHANGELOG.md" | head -n 1)" = "$v" ] ||
+    fail "CHANGELOG.md's latest release is not $v"
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures documentation check(s) failed"

@@ -114,11 +114,13 @@ static void test_struct_test(void **state)
     char want_info[8192];
     snprintf(want_info, sizeof want_info,
              "{\"file\":\"%s\",\"format\":\"cacheray\",\"byte_order\":\"little\",\"size\":284,"
-             "\"records\":12,\"by_type\":[{\"type\":\"read\",\"count\":5,\"atomic\":0,"
-             "\"unaligned\":0,\"bytes\":28},{\"type\":\"write\",\"count\":2,\"atomic\":0,"
-             "\"unaligned\":0,\"bytes\":12},{\"type\":\"rtta_add\",\"count\":3},"
-             "{\"type\":\"rtta_remove\",\"count\":2}],\"thread_count\":1,\"threads\":[0],"
-             "\"address_range\":{\"min\":%llu,\"max\":%llu},\"rtta_types\":["
+             "\"records\":12,\"by_kind\":[{\"kind\":\"read\",\"count\":5,\"atomic_count\":0,"
+             "\"unaligned_count\":0,\"bytes\":28},{\"kind\":\"write\",\"count\":2,"
+             "\"atomic_count\":0,"
+             "\"unaligned_count\":0,\"bytes\":12},{\"kind\":\"rtta_add\",\"count\":3},"
+             "{\"kind\":\"rtta_remove\",\"count\":2}],\"thread_count\":1,"
+             "\"threads\":[{\"thread\":0,\"records\":12}],"
+             "\"min_addr\":%llu,\"max_addr\":%llu,\"rtta_types\":["
              "{\"name\":\"struct.Basic\",\"regions\":1,\"elements\":1,\"bytes\":24},"
              "{\"name\":\"struct.Deep\",\"regions\":1,\"elements\":1,\"bytes\":56},"
              "{\"name\":\"struct.TdBasic\",\"regions\":1,\"elements\":1,\"bytes\":8}],"
@@ -172,12 +174,13 @@ static void test_bubble_sort(void **state)
     char want_info[8192];
     snprintf(want_info, sizeof want_info,
              "{\"file\":\"%s\",\"format\":\"cacheray\",\"byte_order\":\"little\","
-             "\"size\":302184,\"records\":16788,\"by_type\":[{\"type\":\"read\","
-             "\"count\":13344,\"atomic\":0,\"unaligned\":0,\"bytes\":53376},"
-             "{\"type\":\"write\",\"count\":3444,\"atomic\":0,\"unaligned\":0,"
-             "\"bytes\":13776},{\"type\":\"rtta_add\",\"count\":0},{\"type\":"
-             "\"rtta_remove\",\"count\":0}],\"thread_count\":1,\"threads\":[0],"
-             "\"address_range\":{\"min\":%llu,\"max\":%llu},\"rtta_types\":[],"
+             "\"size\":302184,\"records\":16788,\"by_kind\":[{\"kind\":\"read\","
+             "\"count\":13344,\"atomic_count\":0,\"unaligned_count\":0,\"bytes\":53376},"
+             "{\"kind\":\"write\",\"count\":3444,\"atomic_count\":0,\"unaligned_count\":0,"
+             "\"bytes\":13776},{\"kind\":\"rtta_add\",\"count\":0},{\"kind\":"
+             "\"rtta_remove\",\"count\":0}],\"thread_count\":1,"
+             "\"threads\":[{\"thread\":0,\"records\":16788}],"
+             "\"min_addr\":%llu,\"max_addr\":%llu,\"rtta_types\":[],"
              "\"live_regions_at_end\":0}\n",
              sample, 0x7ffea8b2a640ULL, 0x7ffea8b2a7cfULL);
     char *info = info_json();

@@ -74,18 +74,19 @@ static void test_info_json(void **state)
 {
     (void)state;
     char *got = run(INFO, TK_SINK_JSON, trace.p, trace.len, TK_OK, NULL, NULL);
-    char threads[512] = "";
+    char threads[2048] = "";
     for (int t = 0; t < 64; t++) /* 70 counted, the first 64 listed */
-        snprintf(threads + strlen(threads), sizeof threads - strlen(threads), "%s%d",
-                 t ? "," : "", t);
-    char want[2048];
+        snprintf(threads + strlen(threads), sizeof threads - strlen(threads),
+                 "%s{\"thread\":%d,\"records\":%d}", t ? "," : "", t, t ? 1 : 8);
+    char want[4096];
     snprintf(want, sizeof want,
              "{\"file\":\"t.trace\",\"format\":\"cacheray\",\"byte_order\":\"little\","
-             "\"size\":1444,\"records\":77,\"by_type\":[{\"type\":\"read\",\"count\":70,"
-             "\"atomic\":2,\"unaligned\":2,\"bytes\":560},{\"type\":\"write\",\"count\":1,"
-             "\"atomic\":0,\"unaligned\":0,\"bytes\":8},{\"type\":\"rtta_add\",\"count\":5},"
-             "{\"type\":\"rtta_remove\",\"count\":1}],\"thread_count\":70,\"threads\":[%s],"
-             "\"address_range\":{\"min\":4096,\"max\":18446744073709551615},"
+             "\"size\":1444,\"records\":77,\"by_kind\":[{\"kind\":\"read\",\"count\":70,"
+             "\"atomic_count\":2,\"unaligned_count\":2,\"bytes\":560},"
+             "{\"kind\":\"write\",\"count\":1,\"atomic_count\":0,\"unaligned_count\":0,"
+             "\"bytes\":8},{\"kind\":\"rtta_add\",\"count\":5},"
+             "{\"kind\":\"rtta_remove\",\"count\":1}],\"thread_count\":70,\"threads\":[%s],"
+             "\"min_addr\":4096,\"max_addr\":18446744073709551615,"
              "\"rtta_types\":[{\"name\":\"\",\"regions\":1,\"elements\":1,\"bytes\":1},"
              "{\"name\":\"T\",\"regions\":2,\"elements\":6,\"bytes\":96},"
              "{\"name\":\"U\",\"regions\":2,\"elements\":2,\"bytes\":12}],"
@@ -104,20 +105,22 @@ static void test_info_text_empty(void **state)
                              "byte_order: little\n"
                              "size: 0\n"
                              "records: 0\n"
-                             "by_type:\n"
-                             "  type         count  atomic  unaligned  bytes\n"
-                             "  read             0       0          0      0\n"
-                             "  write            0       0          0      0\n"
-                             "  rtta_add         0       -          -      -\n"
-                             "  rtta_remove      0       -          -      -\n"
+                             "by_kind:\n"
+                             "  kind         count  atomic_count  unaligned_count  bytes\n"
+                             "  read             0             0                0      0\n"
+                             "  write            0             0                0      0\n"
+                             "  rtta_add         0             -                -      -\n"
+                             "  rtta_remove      0             -                -      -\n"
                              "thread_count: 0\n"
                              "threads: (none)\n"
-                             "address_range: -\n"
+                             "min_addr: -\n"
+                             "max_addr: -\n"
                              "rtta_types: (none)\n"
                              "live_regions_at_end: 0\n");
     free(got);
     got = run(INFO, TK_SINK_JSON, (const uint8_t *)"", 0, TK_OK, NULL, NULL);
-    assert_non_null(strstr(got, "\"threads\":[],\"address_range\":null,\"rtta_types\":[],"));
+    assert_non_null(strstr(got, "\"threads\":[],\"min_addr\":null,\"max_addr\":null,"
+                                "\"rtta_types\":[],"));
     free(got);
 }
 
@@ -129,12 +132,13 @@ static void test_dump_options(void **state)
     assert_string_equal(got,
                         "69 0x4da read addr=0x1228 size=8 thread=69\n"
                         "70 0x4ec write addr=0xfffffffffffffffc size=8 thread=0\n"
-                        "71 0x4fe rtta_add addr=0x10000 thread=0 elemsize=16 elemcount=4 typename=T\n");
+                        "71 0x4fe rtta_add addr=0x10000 thread=0 elem_size=16 elem_count=4 "
+                        "type_name=T\n");
     free(got);
     const char *const kv2[] = {"skip", "76", "limit", "1", NULL};
     got = run(DUMP, TK_SINK_JSON, trace.p, trace.len, TK_OK, NULL, kv2);
-    assert_string_equal(got, "{\"i\":76,\"offset\":1415,\"type\":\"rtta_add\",\"addr\":262144,"
-                             "\"thread\":0,\"elemsize\":1,\"elemcount\":1,\"typename\":\"\"}\n");
+    assert_string_equal(got, "{\"record\":76,\"offset\":1415,\"kind\":\"rtta_add\",\"addr\":262144,"
+                             "\"thread\":0,\"elem_size\":1,\"elem_count\":1,\"type_name\":\"\"}\n");
     free(got);
     const char *const flags[] = {"skip", "5", "limit", "3", NULL};
     got = run(DUMP, TK_SINK_TEXT, trace.p, trace.len, TK_OK, NULL, flags);
@@ -158,7 +162,8 @@ static void test_validate(void **state)
     uint64_t nwarn = 99;
     char *got = run(VALIDATE, TK_SINK_TEXT, trace.p, trace.len, TK_OK, &nwarn, NULL);
     assert_int_equal(nwarn, 1);
-    assert_string_equal(got, "warning i=75 offset=0x569 code=overlap addr=0x30004 region=0x30000 "
+    assert_string_equal(got, "warning record=75 offset=0x569 code=overlap addr=0x30004 "
+                             "region_addr=0x30000 "
                              "message=\"rtta_add overlaps a live region, which it ends\"\n");
     free(got);
     /* a structural error stops validation with its location */

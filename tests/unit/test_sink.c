@@ -391,6 +391,49 @@ static void test_numbers_json(void **state)
            "{\"t\":1.5,\"tiny\":3e-10,\"inf\":null,\"p\":4e-05,\"x\":1e-300}\n");
 }
 
+/* ---- the vocabulary's helpers: addresses and big integers as strings
+ * (--json-hex), names in snake_case, a duration's key without "_s" */
+
+static void emit_vocabulary(tk_sink *s)
+{
+    tk_sink_record_begin(s);
+    tk_sink_cstr(s, "kind", "function-enter", TK_SINK_BARE | TK_SINK_ENUM);
+    tk_sink_u64(s, "addr", 0x7ffe0000, TK_SINK_ADDR);
+    tk_sink_u64(s, "offset", 0x12, TK_SINK_HEX);
+    tk_sink_u64(s, "small", UINT64_C(1) << 53, 0);
+    tk_sink_u64(s, "big", (UINT64_C(1) << 53) + 1, 0);
+    tk_sink_i64(s, "low", -(INT64_C(1) << 53));
+    tk_sink_i64(s, "lower", INT64_MIN);
+    tk_sink_cstr(s, "code", "dsb ish", TK_SINK_ENUM);
+    tk_sink_f64_flags(s, "span_s", 0.0015, TK_SINK_SECONDS);
+    tk_sink_f64_flags(s, "_s", 2.0, TK_SINK_SECONDS);
+    tk_sink_record_end(s);
+}
+
+static void test_vocabulary(void **state)
+{
+    (void)state;
+    expect(emit_vocabulary, TK_SINK_TEXT,
+           "function_enter addr=0x7ffe0000 offset=0x12 small=9007199254740992 "
+           "big=9007199254740993 low=-9007199254740992 lower=-9223372036854775808 "
+           "code=dsb_ish span=1.500ms _s=2.000s\n");
+    expect(emit_vocabulary, TK_SINK_JSON,
+           "{\"kind\":\"function_enter\",\"addr\":2147352576,\"offset\":18,"
+           "\"small\":9007199254740992,\"big\":9007199254740993,"
+           "\"low\":-9007199254740992,\"lower\":-9223372036854775808,"
+           "\"code\":\"dsb_ish\",\"span_s\":0.0015,\"_s\":2}\n");
+    tu_capture c;
+    tk_sink *s = tu_sink_open(&c, TK_SINK_JSON);
+    tk_sink_set_json_hex(s, 1);
+    emit_vocabulary(s);
+    char *got = tu_sink_text(s, &c);
+    assert_string_equal(got, "{\"kind\":\"function_enter\",\"addr\":\"0x7ffe0000\",\"offset\":18,"
+                             "\"small\":9007199254740992,\"big\":\"0x20000000000001\","
+                             "\"low\":-9007199254740992,\"lower\":\"-0x8000000000000000\","
+                             "\"code\":\"dsb_ish\",\"span_s\":0.0015,\"_s\":2}\n");
+    free(got);
+}
+
 /* ---- tk_sink_limit: validate's cap on warnings */
 
 static void warning(tk_sink *s, const char *code, int i)
@@ -563,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_free_unfinished),
         cmocka_unit_test(test_numbers_text),
         cmocka_unit_test(test_numbers_json),
+        cmocka_unit_test(test_vocabulary),
         cmocka_unit_test(test_limit_text),
         cmocka_unit_test(test_limit_json),
         cmocka_unit_test(test_limit_restart),

@@ -47,7 +47,7 @@ walls=$("$tk" dump "$ring" | sed -n 's/<Wall Time: seconds = \(.*\)>/\1/p')
 [ "$(echo "$walls" | sort -n)" != "$walls" ] ||
     fail "ring: the recording's buffers are in time order (the ring did not wrap)"
 run 0 validate "$ring"
-grep -q "code=buffers-out-of-order buffers=[1-9][0-9]* threads=1 " "$tmp/out" ||
+grep -q "code=buffers_out_of_order buffers=[1-9][0-9]* thread_count=1 " "$tmp/out" ||
     fail "ring: validate does not warn: $(cat "$tmp/out")"
 "$xr" convert -f yaml "$ring" -o "$tmp/sorted.yaml" || exit 2
 for args in "account -k" "account -k -s count -r dsc" "stack -k" \
@@ -71,7 +71,7 @@ cmp -s "$tmp/a" "$tmp/b" || fail "ring: account from standard input differs"
 [ "$(od -An -tu2 -j2 -N2 "$tmp/raw.xray" | tr -d ' ')" = 1 ] ||
     fail "raw: llvm-xray no longer keeps the FDR type"
 run 0 validate "$tmp/raw.xray"
-grep -q "code=fdr-header-basic-records" "$tmp/out" || fail "raw: validate does not say what it is"
+grep -q "code=fdr_header_basic_records" "$tmp/out" || fail "raw: validate does not say what it is"
 run 0 info "$tmp/raw.xray"
 grep -q "^records_layout: basic" "$tmp/out" || fail "raw: info layout"
 for args in "account -k" "stack -k" "graph -k -e sum"; do
@@ -80,7 +80,7 @@ done
 
 # ---- a forked program's repeated records
 run 0 validate "$fork"
-grep -q "code=tsc-goes-back pid=[0-9]* tid=[0-9]* records=4 " "$tmp/out" ||
+grep -q "code=tsc_goes_back thread=[0-9]* pid=[0-9]* records=4 " "$tmp/out" ||
     fail "fork: validate does not warn of 4 repeated records: $(cat "$tmp/out")"
 run 1 graph "$fork" # the child's exits of calls its parent entered
 # the trace without records that repeat an earlier one byte for byte

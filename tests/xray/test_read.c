@@ -366,7 +366,7 @@ static void test_garbage_between_buffers(void **state)
         assert_int_equal(tk_validate(tk_format_find("xray"), in, NULL, s, &nw, &err), TK_OK);
         char *text = tu_sink_text(s, &c);
         assert_int_equal(nw, 1);
-        assert_non_null(strstr(text, "\"code\":\"skipped-bytes\""));
+        assert_non_null(strstr(text, "\"code\":\"skipped_bytes\""));
         assert_non_null(strstr(text, "\"bytes\":108"));
         free(text);
         tk_input_close(in);
@@ -1290,9 +1290,9 @@ static void compare_real(const char *path, int fdr, xr_list *tk)
     uint64_t kinds[6] = {0};
     for (size_t i = 0; i < want.n; i++)
         kinds[want.v[i].kind]++;
-    static const char *const names[] = {"function-enter", "function-exit",
-                                        "function-tail-exit", "function-enter-arg",
-                                        "custom-event", "typed-event"};
+    static const char *const names[] = {"function_enter", "function_exit",
+                                        "function_tail_exit", "function_enter_arg",
+                                        "custom_event", "typed_event"};
     for (int k = 0; k < 6; k++) {
         char from[64];
         snprintf(from, sizeof from, "\"kind\":\"%s\"", names[k]);
