@@ -6,7 +6,7 @@
 #include <tracekit/format.h>
 
 #include "cacheray/cacheray_int.h"
-#include "cacheray/sim_int.h"
+#include "cacheray/sim/sim_int.h"
 #include "core/bytes.h"
 #include "core/format_ops.h"
 #include "core/hashmap.h"

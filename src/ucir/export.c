@@ -6,7 +6,7 @@
 
 #include "core/hashmap.h"
 #include "core/strbuf.h"
-#include "ucir/replay_int.h"
+#include "ucir/replay/replay_int.h"
 
 static tk_status oom(tk_error *err)
 {

@@ -8,7 +8,7 @@
 
 #include "core/bytes.h"
 #include "core/select.h"
-#include "ucir/clock.h"
+#include "ucir/replay/clock.h"
 #include "ucir/ucir_int.h"
 
 static const uint8_t snappy_ident[10] = {0xff, 0x06, 0x00, 0x00, 0x73,

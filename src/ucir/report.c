@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/select.h"
-#include "ucir/replay_int.h"
+#include "ucir/replay/replay_int.h"
 #include "ucir/ucir_int.h"
 
 typedef struct report {

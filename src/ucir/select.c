@@ -2,7 +2,7 @@
  * counts instructions as the replay does (clock.h), --addr keeps memory
  * reads and writes. */
 #include "core/select.h"
-#include "ucir/clock.h"
+#include "ucir/replay/clock.h"
 #include "ucir/ucir_int.h"
 
 tk_status ucir_check_selection(const tk_selection *s, tk_error *err)

@@ -7,7 +7,7 @@
 
 #include "testutil.h"
 
-#include "cacheray/layout.h"
+#include "cacheray/layout/layout.h"
 
 static const char *fixture;
 static tk_cr_layouts *layouts;

@@ -7,7 +7,7 @@
 
 #include "testutil.h"
 
-#include "cacheray/layout.h"
+#include "cacheray/layout/layout.h"
 #include "fixture_types.h"
 
 static const char *fixture;

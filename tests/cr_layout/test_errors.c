@@ -8,7 +8,7 @@
 
 #include "testutil.h"
 
-#include "cacheray/layout.h"
+#include "cacheray/layout/layout.h"
 
 static const char *nodebug;
 static const char *const *with_debug;

@@ -1,7 +1,0 @@
-# Cacheray struct layouts (DWARF through libdw, dwarf2json files).
-# layout.c: the table, loading and lookups; layout_dwarf.c (walking the
-# DIE tree, with layout_die.c reading member places and sizes) and
-# layout_json.c: the two loaders.
-set(TK_CR_LAYOUT_SOURCES
-  src/cacheray/layout.c src/cacheray/layout_dwarf.c src/cacheray/layout_die.c
-  src/cacheray/layout_json.c)

@@ -1,0 +1,93 @@
+/* The hierarchy's entry points (hierarchy.c), with the hit path inline so
+ * the simulator's loop (sim.c) runs it without calls. The order of events
+ * on a miss is documented in hierarchy.c. */
+#ifndef TK_CACHERAY_HIERARCHY_H
+#define TK_CACHERAY_HIERARCHY_H
+
+#include "cacheray/sim/sim_int.h"
+
+/* Bytes [first, last] at level k (k == nlevels: memory): one access per
+ * line they overlap. Returns the levels missed on the demand path. */
+unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last,
+                         int write);
+/* Queue a request to level k for its stream pass (stream.c); -1 when out
+ * of memory. */
+int cs_stream_push(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
+                   int32_t origin);
+
+/* Bytes [lo, hi] read or written at level k from the level above, on the
+ * demand path of the access being served or not (a writeback): served
+ * now, or queued for level k's stream pass. Returns the levels missed
+ * now. */
+static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
+                               int demand)
+{
+    if (!s->stream)
+        return cs_access_range(s, k, lo, hi, write);
+    if (k < s->nlevels && cs_stream_push(s, k, lo, hi, write, demand ? s->origin : -1) != 0)
+        s->oom = 1;
+    return 0;
+}
+
+/* The stream passes: the batch's queued requests level by level, each
+ * miss added to its access's mask. */
+void cs_stream_run(tk_cachesim *s, cs_batch *b);
+void cs_stream_init(tk_cachesim *s);
+void cs_stream_free(tk_cachesim *s);
+
+/* A miss at a level with 3C: count its class. Returns the time of the
+ * line's event in the shadow, for cs_shadow_fill. */
+uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s);
+/* Line `line` missed at level k: count, classify and serve it. */
+unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t hi,
+                 int write);
+
+/* Line `line` (bytes [lo, hi] of it) at level k. Branch-light: whether an
+ * access reads or writes follows no pattern a predictor could learn. */
+static inline unsigned cs_access_line(tk_cachesim *s, size_t k, uint64_t line,
+                                      uint64_t lo, uint64_t hi, int write)
+{
+    cs_level *L = &s->lv[k];
+    L->st.reads += !write;
+    L->st.writes += write;
+    uint8_t *e = L->last_slot;
+    /* The same line again changes nothing: with 3C that saves the shadow's
+     * event; without, a set scan costs less than the branch mispredicts. */
+    if (!L->classify || line + 1 != L->last) {
+        L->last = 0;
+        e = cs_hit(&L->c, line);
+        if (!e)
+            return cs_miss(s, k, line, lo, hi, write);
+        if (L->classify) {
+            /* the shadow follows the level's allocation policy, not its
+             * invalidations */
+            int allocate = L->write_allocate || !write;
+            if (cs_shadow_hit(&L->shadow, (size_t)(e - L->c.dirty), line, allocate) ||
+                allocate) {
+                L->last = line + 1;
+                L->last_slot = e;
+            }
+        }
+    }
+    *e |= (uint8_t)(write & L->write_back);
+    return (write & !L->write_back) ? cs_send(s, k + 1, lo, hi, 1, 1) : 0;
+}
+
+/* The CPU access of bytes [addr, last]. Returns the levels missed on its
+ * demand path (bit k: level k). */
+static inline unsigned cs_access(tk_cachesim *s, uint64_t addr, uint64_t last, int write)
+{
+    unsigned shift = s->lv[0].shift;
+    if (addr >> shift == last >> shift) /* the common case */
+        return cs_access_line(s, 0, addr >> shift, addr, last, write);
+    return cs_access_range(s, 0, addr, last, write);
+}
+
+/* The pass taking a batch through the hierarchy (toplevel.c): a fast one
+ * for the common shapes of the first level, else access by access. */
+cs_pass_fn cs_top_pass(const tk_cachesim *s);
+
+int cs_levels_init(tk_cachesim *s);
+void cs_levels_free(tk_cachesim *s);
+
+#endif

@@ -1,0 +1,475 @@
+/* The cache simulator: records in (one at a time, or a whole input through
+ * a fast path that decodes accesses straight from the input's window),
+ * every access through the hierarchy and the analyses, results out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheray/sim/hierarchy.h"
+#include "core/bytes.h"
+#include "core/cursor.h"
+
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+static cs_count_fn count_pass_for(int fields, int single);
+
+static void region_ended(void *ctx, const cs_region *r)
+{
+    tk_cachesim *s = ctx;
+    s->types.v[r->type].pub.live--;
+}
+
+tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
+{
+    if (tk_cachesim_config_check(c, err) != TK_OK)
+        return NULL;
+    tk_cachesim *s = calloc(1, sizeof *s);
+    if (!s) {
+        oom(err);
+        return NULL;
+    }
+    s->cfg = *c;
+    s->cfg.debug_info = NULL; /* not ours to keep */
+    cs_threads_init(&s->threads);
+    if (c->debug_info && !(s->layouts = tk_cr_layouts_load(c->debug_info, err)))
+        goto fail;
+    s->l1_shift = (unsigned)__builtin_ctz(c->levels[0].line);
+    s->count_pass = count_pass_for(s->layouts != NULL, c->nlevels == 1);
+    if (cs_levels_init(s) != 0 || !(s->top_pass = cs_top_pass(s)) ||
+        !(s->regions = cs_regions_new(region_ended, s)) ||
+        cs_types_init(&s->types, s->layouts, s->nlevels) != 0 ||
+        cs_fs_init(&s->fs, s->l1_shift) != 0 ||
+        ((c->flags & TK_CACHESIM_REUSE) && !(s->reuse = cs_reuse_new()))) {
+        oom(err);
+        goto fail;
+    }
+    cs_stream_init(s);
+    return s;
+fail:
+    tk_cachesim_free(s);
+    return NULL;
+}
+
+void tk_cachesim_free(tk_cachesim *s)
+{
+    if (!s)
+        return;
+    cs_levels_free(s);
+    cs_stream_free(s);
+    cs_regions_free(s->regions);
+    cs_types_free(&s->types);
+    cs_threads_free(&s->threads);
+    cs_fs_free(&s->fs);
+    cs_reuse_free(s->reuse);
+    tk_cr_layouts_free(s->layouts);
+    free(s);
+}
+
+/* ---- feeding
+ *
+ * Accesses go through in batches: decoded once, then each analysis runs
+ * over the whole batch in its own loop (the hierarchy, threads, types,
+ * false sharing, reuse). Tight loops keep each one's state in registers
+ * and its branches predictable; taken one access at a time they competed
+ * (1.5x slower). A batch ends before any RTTA record, so every analysis
+ * sees the regions live at each access. */
+
+/* Bits 0-3 of a miss mask as 1s in the 16-bit lanes 0-3 of a word: a
+ * thread's misses at each level summed in two words over its run (at most
+ * CS_BATCH accesses, so no lane overflows), where adding to its counters
+ * in memory made a chain of stores and loads through every access. */
+#define LANES(m) ((uint64_t)((m) & 1) | (uint64_t)((m) >> 1 & 1) << 16 | \
+                  (uint64_t)((m) >> 2 & 1) << 32 | (uint64_t)((m) >> 3 & 1) << 48)
+static const uint64_t mask_lanes[16] = {
+    LANES(0),  LANES(1),  LANES(2),  LANES(3),  LANES(4),  LANES(5),  LANES(6),  LANES(7),
+    LANES(8),  LANES(9),  LANES(10), LANES(11), LANES(12), LANES(13), LANES(14), LANES(15),
+};
+#undef LANES
+
+/* Per type and per thread, access by access: runs of one type are short
+ * (a program goes between its stack and its heap all the time), runs of
+ * one thread long, so a thread's counts are summed in locals over its run
+ * and the type's are added at each access. What the loop reads stays in
+ * locals: the counters it adds to are uint64_t, like nlevels and the
+ * batch's fields, so each store would otherwise have them loaded again.
+ * Inlined into a copy per (layouts or not, one level or more), so the
+ * common run has neither the field check nor the loop over levels. */
+__attribute__((always_inline)) static inline void count_pass(tk_cachesim *s, const cs_batch *b,
+                                                             const int fields, const int single)
+{
+    cs_types *const t = &s->types;
+    cs_type *const v = t->v; /* no type is added during the pass */
+    cs_regions *const g = s->regions;
+    const size_t n = b->n, nlevels = single ? 1 : s->nlevels;
+    for (size_t i = 0, j; i < n; i = j) {
+        const uint64_t id = b->thread[i];
+        uint64_t writes = 0, bytes = 0, miss0 = 0, lanes[2] = {0, 0};
+        for (j = i; j < n && b->thread[j] == id; j++) {
+            const uint64_t addr = b->addr[j];
+            const unsigned size = b->size[j], write = b->write[j], mask = b->mask[j];
+            const cs_region *r;
+            cs_type *T = &v[cs_regions_find_type(g, addr, &r)];
+            cs_count(&T->pub.c, (int)write, size, mask, nlevels);
+            if (fields && T->layout && size)
+                cs_types_fields(t, r, addr, size, (int)write, mask);
+            writes += write;
+            bytes += size;
+            miss0 += mask & 1;
+            if (!single) {
+                lanes[0] += mask_lanes[mask & 15];
+                lanes[1] += mask_lanes[mask >> 4 & 15];
+            }
+        }
+        tk_cachesim_counts *tc = cs_threads_get(&s->threads, id);
+        if (!tc) {
+            s->oom = 1;
+            continue;
+        }
+        tc->reads += (j - i) - writes;
+        tc->writes += writes;
+        tc->bytes += bytes;
+        tc->misses[0] += miss0;
+        for (size_t l = 1; l < nlevels; l++)
+            tc->misses[l] += lanes[l / 4] >> (16 * (l % 4)) & 0xFFFF;
+    }
+}
+
+static void count_pass_1(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 0, 1); }
+static void count_pass_n(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 0, 0); }
+static void count_pass_fields_1(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 1, 1); }
+static void count_pass_fields_n(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 1, 0); }
+
+static cs_count_fn count_pass_for(int fields, int single)
+{
+    return fields ? (single ? count_pass_fields_1 : count_pass_fields_n)
+                  : (single ? count_pass_1 : count_pass_n);
+}
+
+/* The false-sharing entries of the batch's writes asked for now: the
+ * other passes run while they arrive. The prefetch stays in this loop:
+ * GCC 12 takes a helper holding only a prefetch for a const function and
+ * deletes its calls. A read prefetch: x86-64's base instruction set has
+ * no write prefetch, and GCC drops a write hint rather than emit a read
+ * one. */
+static void falseshare_prefetch(tk_cachesim *s, cs_batch *b)
+{
+    cs_falseshare *f = &s->fs;
+    for (size_t k = 0; k < b->nwrites; k++) {
+        size_t home = cs_fs_home(f, b->addr[b->writes[k]] >> f->shift);
+        b->fs_home[k] = home;
+        __builtin_prefetch(&f->tab[home]);
+    }
+}
+
+/* A write within one line, by the thread that alone wrote the line
+ * before, updates the entry at the line's home slot; anything else (a
+ * new line, a second thread, a collision, line-crossing) takes the
+ * general path. A home computed before a rehash finds some other line's
+ * entry or none, never a wrong one. */
+static void falseshare_pass(tk_cachesim *s, const cs_batch *b)
+{
+    cs_falseshare *f = &s->fs;
+    const unsigned shift = f->shift;
+    for (size_t k = 0; k < b->nwrites; k++) {
+        size_t i = b->writes[k];
+        uint64_t addr = b->addr[i], last = addr + (b->size[i] - 1u), line = addr >> shift;
+        cs_fs_entry *e = &f->tab[b->fs_home[k]];
+        if (e->line1 == line + 1 && last >> shift == line && last >= addr && e->mask &&
+            e->thread == b->thread[i]) {
+            uint64_t base = line << shift;
+            e->mask |= cs_fs_chunks(f, addr - base, last - base);
+            e->writes++;
+        } else if (cs_fs_write_lines(f, s, addr, last < addr ? UINT64_MAX : last,
+                                     b->thread[i]) != 0) {
+            s->oom = 1;
+        }
+    }
+}
+
+static void reuse_pass(tk_cachesim *s, const cs_batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        if (!b->size[i])
+            continue;
+        uint64_t addr = b->addr[i], last = addr + (b->size[i] - 1u);
+        if (last < addr)
+            last = UINT64_MAX;
+        for (uint64_t line = addr >> s->l1_shift;; line++) {
+            if (cs_reuse_access(s->reuse, line) != 0)
+                s->oom = 1;
+            if (line == last >> s->l1_shift)
+                break;
+        }
+    }
+}
+
+/* While warming up, the accesses only change state: the caches and the
+ * reuse stack (whose counts are reset after), not the counts per type,
+ * thread or shared line. */
+void cs_run_batch(tk_cachesim *s, cs_batch *b)
+{
+    if (!s->warming)
+        falseshare_prefetch(s, b);
+    s->top_pass(s, b);
+    if (s->stream)
+        cs_stream_run(s, b);
+    if (!s->warming) {
+        s->count_pass(s, b);
+        falseshare_pass(s, b);
+    }
+    if (s->reuse)
+        reuse_pass(s, b);
+    b->n = 0;
+}
+
+static void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
+                      uint64_t thread)
+{
+    cs_batch *b = &s->batch;
+    b->addr[0] = addr;
+    b->size[0] = (uint8_t)size;
+    b->write[0] = (uint8_t)write;
+    b->thread[0] = thread;
+    b->writes[0] = 0;
+    b->nwrites = write && size;
+    b->head[0] = 0;
+    b->run_write[0] = (uint8_t)write;
+    b->nruns = 1;
+    b->n = 1;
+    cs_run_batch(s, b);
+}
+
+static void rtta_add(tk_cachesim *s, const tk_cacheray_record *rec)
+{
+    long type = cs_types_intern(&s->types, rec->type_name ? rec->type_name : "",
+                                rec->type_name ? rec->typename_len : 0);
+    cs_region *r = type < 0 ? NULL
+                            : cs_regions_add(s->regions, rec->addr,
+                                             (uint64_t)rec->elemsize * rec->elemcount);
+    if (!r) {
+        s->oom = 1;
+        return;
+    }
+    cs_type *T = &s->types.v[type];
+    r->type = (uint32_t)type;
+    r->elemsize = rec->elemsize;
+    r->stride = T->layout && T->layout->size && rec->elemsize % T->layout->size == 0
+                    ? T->layout->size
+                    : 0;
+    T->pub.regions++;
+    if (++T->pub.live > T->pub.peak_live)
+        T->pub.peak_live = T->pub.live;
+}
+
+void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted)
+{
+    if (rec->type == TK_CR_RTTA_ADD) {
+        s->tot.rtta_add += counted != 0;
+        rtta_add(s, rec);
+    } else {
+        s->tot.rtta_remove += counted != 0;
+        cs_regions_remove(s->regions, rec->addr);
+    }
+}
+
+tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec, tk_error *err)
+{
+    if (rec->type <= TK_CR_WRITE)
+        on_access(s, rec->addr, rec->size, rec->type == TK_CR_WRITE, rec->thread);
+    else
+        cs_rtta(s, rec, 1);
+    return s->oom ? oom(err) : TK_OK;
+}
+
+/* ---- the fast path */
+
+/* Simulate the access records at c->p while whole ones are there. */
+static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
+{
+    const uint8_t *p = c->p, *end = c->end;
+    cs_batch *b = &s->batch;
+    const unsigned shift = s->lv[0].shift;
+    const uint64_t line_bytes = (uint64_t)1 << shift;
+    for (;;) {
+        size_t n = 0, nw = 0, nruns = 0, whole = (size_t)(end - p) / TK_CR_ACCESS_SIZE;
+        size_t lim = whole < CS_BATCH ? whole : CS_BATCH;
+        uint64_t prev = UINT64_MAX; /* the last access's line, if it stayed in one */
+        unsigned run_write = 0;
+        for (; n < lim && (p[0] & 0x3E) == 0; n++, p += TK_CR_ACCESS_SIZE) {
+            unsigned write = p[0] & 1, size = p[9]; /* base tag 0 read, 1 write; flags ignored */
+            uint64_t addr = tk_ld64(p + 1, big);
+            b->write[n] = (uint8_t)write;
+            b->addr[n] = addr;
+            b->size[n] = (uint8_t)size;
+            b->thread[n] = tk_ld64(p + 10, big);
+            b->writes[nw] = (uint16_t)n;
+            nw += write & (size != 0);
+            /* lines are below 2^62: UINT64_MAX matches none */
+            uint64_t line = size != 0 && (addr & (line_bytes - 1)) + size <= line_bytes
+                                ? addr >> shift
+                                : UINT64_MAX;
+            unsigned same = line == prev && line != UINT64_MAX;
+            prev = line;
+            size_t run = nruns - same;
+            b->head[nruns] = (uint16_t)n; /* a new run's head, or past the runs */
+            run_write = (run_write & -same) | write;
+            b->run_write[run] = (uint8_t)run_write;
+            nruns += !same;
+        }
+        if (n == 0)
+            break;
+        b->n = n;
+        b->nwrites = nw;
+        b->nruns = nruns;
+        cs_run_batch(s, b);
+    }
+    c->p = p;
+}
+
+/* One record the fast path does not take (RTTA records, and anything
+ * malformed), through the real reader placed at it; then the cursor starts
+ * again after it. Errors are the reader's, with the record index fixed. */
+static tk_status slow_record(tk_cachesim *s, tk_cursor *c, tk_endian e, tk_error *err)
+{
+    tk_input *in = c->in;
+    tk_input_advance(in, (size_t)(c->p - c->win));
+    tk_cacheray_reader *r = tk_cacheray_reader_new(in, e, err);
+    if (!r)
+        return err->status;
+    tk_cacheray_record rec;
+    int rc = tk_cacheray_next(r, &rec, err);
+    tk_status st = TK_OK;
+    if (rc < 0) {
+        if (err->record != TK_NO_RECORD) {
+            tk_cachesim_totals t;
+            tk_cachesim_get_totals(s, &t);
+            err->record += t.records;
+        }
+        st = err->status;
+    } else if (rc > 0) {
+        st = tk_cachesim_feed(s, &rec, err);
+        tk_input_advance(in, (size_t)(tk_cacheray_reader_tell(r) - tk_input_offset(in)));
+    }
+    tk_cacheray_reader_free(r);
+    if (st == TK_OK && tk_cursor_init(c, in, TK_CR_RTTA_ADD_FIXED, err) < 0)
+        st = err->status;
+    return st;
+}
+
+tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err)
+{
+    tk_cacheray_reader *r = tk_cacheray_reader_new(in, endian, err); /* the byte order */
+    if (!r)
+        return err->status;
+    tk_endian e = tk_cacheray_reader_endian(r);
+    int big = e == TK_ENDIAN_BIG;
+    tk_cacheray_reader_free(r);
+    tk_cursor c;
+    if (tk_cursor_init(&c, in, TK_CR_RTTA_ADD_FIXED, err) < 0)
+        return err->status;
+    for (;;) {
+        if (big)
+            run_accesses(s, &c, 1);
+        else
+            run_accesses(s, &c, 0);
+        if (s->oom)
+            return oom(err);
+        if (tk_cursor_avail(&c) < TK_CR_RTTA_ADD_FIXED) { /* see a whole record */
+            int64_t n = tk_cursor_refill(&c, TK_CR_RTTA_ADD_FIXED, err);
+            if (n < 0)
+                return err->status;
+            if (n == 0)
+                return TK_OK;
+            if (n >= TK_CR_ACCESS_SIZE && (c.p[0] & 0x3E) == 0)
+                continue;
+        }
+        tk_status st = slow_record(s, &c, e, err);
+        if (st != TK_OK)
+            return st;
+    }
+}
+
+/* ---- results */
+
+/* Accesses are counted per thread only (the loop does no more than it
+ * must): the totals are their sums. */
+void tk_cachesim_get_totals(const tk_cachesim *s, tk_cachesim_totals *t)
+{
+    *t = s->tot;
+    for (size_t i = 0; i < s->threads.by_id.n; i++) {
+        const tk_cachesim_thread *th = tk_map_value(&s->threads.by_id, i);
+        t->reads += th->c.reads;
+        t->writes += th->c.writes;
+        t->bytes += th->c.bytes;
+    }
+    t->accesses = t->reads + t->writes;
+    t->records = t->accesses + t->rtta_add + t->rtta_remove;
+}
+
+size_t tk_cachesim_levels(const tk_cachesim *s) { return s->nlevels; }
+
+const tk_cachesim_level *tk_cachesim_level_config(const tk_cachesim *s, size_t i)
+{
+    return i < s->nlevels ? &s->cfg.levels[i] : NULL;
+}
+
+void tk_cachesim_get_level(const tk_cachesim *s, size_t i, tk_cachesim_level_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < s->nlevels)
+        *out = s->lv[i].st;
+}
+
+size_t tk_cachesim_types(const tk_cachesim *s) { return s->types.n; }
+
+void tk_cachesim_get_type(const tk_cachesim *s, size_t i, tk_cachesim_type *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < s->types.n)
+        *out = s->types.v[i].pub;
+}
+
+size_t tk_cachesim_threads(const tk_cachesim *s) { return s->threads.by_id.n; }
+
+void tk_cachesim_get_thread(const tk_cachesim *s, size_t i, tk_cachesim_thread *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i < s->threads.by_id.n)
+        *out = *(const tk_cachesim_thread *)tk_map_value(&s->threads.by_id, i);
+}
+
+size_t tk_cachesim_false_sharing_count(tk_cachesim *s, uint64_t *shared_lines)
+{
+    if (shared_lines)
+        *shared_lines = s->fs.nshared;
+    if (cs_fs_finish(&s->fs, s) != 0) {
+        s->oom = 1;
+        return 0;
+    }
+    return s->fs.norder;
+}
+
+void tk_cachesim_get_false_sharing(const tk_cachesim *s, size_t i,
+                                   tk_cachesim_false_sharing *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i >= s->fs.norder)
+        return;
+    const cs_fs_line *L = &s->fs.shared[s->fs.order[i]];
+    out->line = L->line << s->fs.shift;
+    out->writes = L->writes;
+    out->alternations = L->alternations;
+    out->nthreads = s->fs.out_at[i + 1] - s->fs.out_at[i];
+    out->threads = s->fs.out + s->fs.out_at[i];
+}
+
+int tk_cachesim_get_reuse(const tk_cachesim *s, tk_cachesim_reuse *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->reuse)
+        return 0;
+    cs_reuse_get(s->reuse, out);
+    return 1;
+}

@@ -1,0 +1,49 @@
+/* The first level's fast passes (toplevel_pass.h) for any CPU, the choice
+ * between them and the AVX2 ones, and the general pass for every other
+ * shape of level. */
+#include "cacheray/sim/toplevel_pass.h"
+#include "core/cpu.h"
+
+#ifdef TK_CACHESIM_AVX2
+extern const cs_pass_fn cs_top_passes_avx2[3][4]; /* toplevel_avx2.c */
+#endif
+
+/* The general pass: every access through the hierarchy. */
+static void any_pass(tk_cachesim *s, cs_batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        unsigned size = b->size[i];
+        b->mask[i] = 0;
+        if (size == 0) {
+            s->tot.zero_size++;
+            continue;
+        }
+        uint64_t addr = b->addr[i], last = addr + (size - 1u);
+        if (last < addr) /* runs past the address space: stop at its end */
+            last = UINT64_MAX;
+        s->origin = (int32_t)i;
+        b->mask[i] = (uint8_t)cs_access(s, addr, last, b->write[i]);
+    }
+}
+
+cs_pass_fn cs_top_pass(const tk_cachesim *s)
+{
+    static const cs_pass_fn plain[3][4] = CS_TOP_PASSES;
+    const cs_pass_fn(*passes)[4] = plain;
+#ifdef TK_CACHESIM_AVX2
+    if (tk_cpu_avx2())
+        passes = cs_top_passes_avx2;
+#endif
+    const cs_level *L = &s->lv[0];
+    const cs_cache *c = &L->c;
+    if (c->hashed || c->policy != TK_CACHESIM_LRU || !c->pow2 || !L->write_back ||
+        !L->write_allocate)
+        return any_pass;
+    int variant = (L->classify ? 1 : 0) + (s->nlevels == 1 ? 2 : 0);
+    switch (c->ways) {
+    case 4: return passes[0][variant];
+    case 8: return passes[1][variant];
+    case 16: return passes[2][variant];
+    default: return any_pass;
+    }
+}

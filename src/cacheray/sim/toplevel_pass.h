@@ -1,0 +1,252 @@
+/* The first level's pass for the common shape, written for speed: an LRU
+ * cache of 4, 8 or 16 ways, a power-of-two number of sets, write-allocate
+ * and write-back. An access that stays in one line is handled here: a hit
+ * with the set scan unrolled for the way count, and, when the level is the
+ * only one, a miss too (nothing below can reach back into it). Anything
+ * else (line-crossing and empty accesses, misses with levels below) goes
+ * through the general hierarchy code, which does exactly what this does.
+ * The hierarchy tests run both (tests/cachesim compare with the reference
+ * simulator configurations that take and avoid this path).
+ *
+ * A template: toplevel.c instantiates it for any x86-64 (or other) CPU,
+ * toplevel_avx2.c, compiled with -mavx2, with the scan in AVX2 (a set of 8
+ * ways in two compares rather than eight). Each defines CS_TOP_PASSES'
+ * functions as its own statics. */
+#ifndef TK_CACHERAY_TOPLEVEL_PASS_H
+#define TK_CACHERAY_TOPLEVEL_PASS_H
+
+#include <string.h>
+
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
+#include "cacheray/sim/hierarchy.h"
+
+/* A bit per way of the set holding `want`. */
+#ifdef __AVX2__
+static inline uint64_t scan4(const uint64_t *set, __m256i want)
+{
+    __m256i eq = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)set), want);
+    return (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(eq));
+}
+
+static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
+{
+    __m256i w = _mm256_set1_epi64x((long long)want);
+    uint64_t m = scan4(set, w);
+    if (ways >= 8)
+        m |= scan4(set + 4, w) << 4;
+    if (ways >= 16)
+        m |= scan4(set + 8, w) << 8 | scan4(set + 12, w) << 12;
+    return m;
+}
+#else
+static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
+{
+    return cs_scan_set(set, want, ways);
+}
+#endif
+
+/* The victim, as cs_insert picks it (cs_oldest_way). */
+#ifdef __AVX2__
+/* Stamps count accesses, far below 2^63: signed compares order them. */
+static inline __m256i min4(__m256i a, __m256i b)
+{
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+}
+
+static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
+{
+    if (ways < 8)
+        return cs_oldest_way(st, ways);
+    __m256i m = _mm256_loadu_si256((const __m256i *)st);
+    for (uint32_t j = 4; j < ways; j += 4)
+        m = min4(m, _mm256_loadu_si256((const __m256i *)(st + j)));
+    m = min4(m, _mm256_permute4x64_epi64(m, 0x4E)); /* the halves swapped */
+    m = min4(m, _mm256_shuffle_epi32(m, 0x4E));     /* the pairs swapped */
+    uint64_t eq = 0;
+    for (uint32_t j = 0; j < ways; j += 4) {
+        __m256i x = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(st + j)), m);
+        eq |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(x)) << j;
+    }
+    return (uint32_t)__builtin_ctzll(eq);
+}
+#else
+static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
+{
+    return cs_oldest_way(st, ways);
+}
+#endif
+
+/* The locals back into the structures before a call into the general
+ * code, and out again after. */
+#define SPILL()                                                                \
+    do {                                                                       \
+        c->clock = clock;                                                      \
+        L->last = last_line;                                                   \
+        L->last_slot = last_slot;                                              \
+        h->now = now;                                                          \
+        h->bound = bound;                                                      \
+    } while (0)
+#define RELOAD()                                                               \
+    do {                                                                       \
+        clock = c->clock;                                                      \
+        last_line = L->last;                                                   \
+        last_slot = L->last_slot;                                              \
+        now = h->now;                                                          \
+        bound = h->bound;                                                      \
+    } while (0)
+/* Access j (not empty) through the general code, which counts its own
+ * line accesses. */
+#define GENERAL(j)                                                             \
+    do {                                                                       \
+        const uint64_t a_ = b->addr[j], l_ = a_ + (b->size[j] - 1u);           \
+        greads += !b->write[j];                                                \
+        gwrites += b->write[j];                                                \
+        SPILL();                                                               \
+        s->origin = (int32_t)(j);                                              \
+        b->mask[j] = (uint8_t)cs_access(s, a_, l_ < a_ ? UINT64_MAX : l_, b->write[j]); \
+        RELOAD();                                                              \
+    } while (0)
+
+/* Inlined into one copy per way count, 3C setting and level count, so the
+ * scans are unrolled and the code for what is off absent. What the loop
+ * changes lives in locals (kept in the structures, every store through a
+ * uint64_t pointer made the compiler reload them). */
+__attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_batch *b,
+                                                           const uint32_t ways,
+                                                           const int classify,
+                                                           const int single)
+{
+    cs_level *L = &s->lv[0];
+    cs_cache *c = &L->c;
+    uint64_t *const e = c->e;
+    uint64_t *const stamp = c->stamp;
+    uint8_t *const dirty = c->dirty;
+    const uint64_t set_mask = c->set_mask;
+    const unsigned shift = L->shift;
+    const uint64_t line_bytes = 1ULL << shift;
+    uint64_t clock = c->clock;
+    uint64_t last_line = L->last;  /* 3C: the line last accessed + 1 */
+    uint8_t *last_slot = L->last_slot;
+    /* 3C: the shadow's hot state, for the hit that moves a line already
+     * in it to the front (one event); anything else is the shadow's. */
+    cs_shadow *h = &L->shadow;
+    uint64_t *const ring = h->ring, *const atime = h->atime;
+    const uint64_t rmask = h->rmask;
+    uint64_t now = h->now, bound = h->bound;
+    /* Line accesses are counted as the batch's non-empty reads and writes
+     * less those the general code took (it counts its own, per line). */
+    const size_t n = b->n;
+    size_t greads = 0, gwrites = 0, zero = 0;
+    uint64_t read_misses = 0, write_misses = 0, writebacks = 0;
+    memset(b->mask, 0, n);
+    /* Run by run: the accesses after a run's first stay in its line, hit
+     * and change nothing but its dirty bit (set from the run's writes). */
+    for (size_t r = 0; r < b->nruns; r++) {
+        const size_t i = b->head[r];
+        const unsigned size = b->size[i];
+        const uint64_t addr = b->addr[i], line = addr >> shift;
+        const int write = b->write[i], run_write = b->run_write[r];
+        if (size == 0 || (addr & (line_bytes - 1)) + size > line_bytes) {
+            if (size == 0) {
+                zero++;
+                continue;
+            }
+            GENERAL(i);
+            continue;
+        }
+        if (classify && line + 1 == last_line) { /* the same line again: only the dirty bit */
+            *last_slot |= (uint8_t)run_write;
+            continue;
+        }
+        const uint64_t set = line & set_mask, want = line << 2 | CS_VALID;
+        const uint64_t match = scan(e + set * ways, want, ways);
+        if (match) {
+            const uint64_t w = set * ways + (uint64_t)__builtin_ctzll(match);
+            stamp[w] = ++clock;
+            dirty[w] |= (uint8_t)run_write;
+            if (classify) {
+                uint64_t old = atime[w];
+                if (old >= bound && now - bound < rmask) { /* cs_shadow_hit's case */
+                    ring[old & rmask] = 0;
+                    atime[w] = ++now;
+                    ring[now & rmask] = line + 1;
+                } else {
+                    SPILL();
+                    cs_shadow_hit(h, w, line, 1);
+                    RELOAD();
+                }
+            }
+            last_line = line + 1;
+            last_slot = dirty + w;
+            continue;
+        }
+        if (!single) {
+            last_line = 0;
+            SPILL();
+            s->origin = (int32_t)i;
+            b->mask[i] = (uint8_t)cs_miss(s, 0, line, addr, addr + (size - 1u), write);
+            RELOAD();
+            if (last_line == line + 1) { /* still here for the rest of the run */
+                *last_slot |= (uint8_t)run_write;
+                continue;
+            }
+            /* an invalidation from an inclusive level below (evicting on
+             * the victim's writeback) may have dropped it again: the rest
+             * of the run goes through the general code */
+            const size_t end = r + 1 < b->nruns ? b->head[r + 1] : n;
+            for (size_t j = i + 1; j < end; j++)
+                GENERAL(j);
+            continue;
+        }
+        /* cs_miss for the only level: nothing to fetch from, back-invalidate
+         * or write back to; a dirty victim is counted */
+        b->mask[i] = 1;
+        read_misses += !write;
+        write_misses += write;
+        uint64_t t = 0;
+        if (classify) {
+            SPILL();
+            t = cs_classify_miss(L, line, write, s);
+            RELOAD();
+        }
+        const uint64_t w = set * ways + lru_way(stamp + set * ways, ways);
+        const uint64_t victim = e[w];
+        writebacks += victim && dirty[w];
+        if (classify)
+            cs_shadow_fill(h, w, victim ? victim >> 2 : UINT64_MAX, t); /* now, bound: in sync */
+        e[w] = want;
+        dirty[w] = (uint8_t)run_write;
+        stamp[w] = ++clock;
+        last_line = line + 1;
+        last_slot = dirty + w;
+    }
+    SPILL();
+    L->st.reads += (n - zero - b->nwrites) - greads;
+    L->st.writes += b->nwrites - gwrites;
+    L->st.read_misses += read_misses;
+    L->st.write_misses += write_misses;
+    L->st.writebacks += writebacks;
+    s->tot.zero_size += zero;
+}
+
+#define TOP_PASS(ways)                                                                    \
+    static void top_pass##ways(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 0, 0); } \
+    static void top_pass##ways##_3c(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 1, 0); } \
+    static void top_pass##ways##_1(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 0, 1); } \
+    static void top_pass##ways##_3c_1(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 1, 1); }
+TOP_PASS(4)
+TOP_PASS(8)
+TOP_PASS(16)
+
+/* [ways 4, 8, 16] [3C + 2 * (the only level)] */
+#define CS_TOP_PASSES                                                          \
+    {                                                                          \
+        {top_pass4, top_pass4_3c, top_pass4_1, top_pass4_3c_1},                \
+        {top_pass8, top_pass8_3c, top_pass8_1, top_pass8_3c_1},                \
+        {top_pass16, top_pass16_3c, top_pass16_1, top_pass16_3c_1},            \
+    }
+
+#endif

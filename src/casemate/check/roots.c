@@ -1,0 +1,239 @@
+/* Threads and their system registers, page-table roots and context
+ * switches. A (V)TTBR_EL2 write, or turning on HCR_EL2.VM / SCTLR_EL2.M
+ * with one written, loads a root: a new base is registered (its whole tree
+ * marked) with its VMID (stage 2) or ASID (stage 1), a known one is
+ * switched to. VMIDs and ASIDs are separate spaces -- casemate kept one
+ * for both, so VMID 0 and the (always 0) TTBR0_EL2 ASID collided. */
+#include <stdlib.h>
+
+#include "casemate/check/check_int.h"
+
+enum { VTTBR = TK_CM_VTTBR_EL2, TTBR0 = TK_CM_TTBR0_EL2, VTCR = TK_CM_VTCR_EL2,
+       HCR = TK_CM_HCR_EL2, TCR = TK_CM_TCR_EL2, SCTLR = TK_CM_SCTLR_EL2,
+       MAIR = TK_CM_MAIR_EL2 };
+
+cm_thread *cm_thread_get(tk_cm_checker *c, uint64_t tid)
+{
+    uint64_t *v = cm_map_find(&c->threads, tid);
+    if (v)
+        return (cm_thread *)(uintptr_t)*v;
+    cm_thread *t = calloc(1, sizeof *t);
+    if (!t || cm_map_put(&c->threads, tid, (uint64_t)(uintptr_t)t) != 0) {
+        free(t);
+        return NULL;
+    }
+    t->tid = tid;
+    if (!c->opt.no_sysreg_defaults) {
+        /* casemate-check's: 48-bit input addresses with 4 KiB pages (start
+         * level 0) for both stages, both translation regimes on */
+        t->reg[VTCR] = t->reg[TCR] = 0x10;
+        t->reg[HCR] = t->reg[SCTLR] = 1;
+        t->reg[MAIR] = 0;
+        t->present = 1u << VTCR | 1u << TCR | 1u << HCR | 1u << SCTLR | 1u << MAIR;
+    }
+    return t;
+}
+
+static int read_reg(tk_cm_checker *c, unsigned reg, uint64_t *v)
+{
+    if (c->th->present & (1u << reg)) {
+        *v = c->th->reg[reg];
+        return 0;
+    }
+    return cm_violate(c, CM_UNINIT_SYSREG, "thread %llu has not written %s",
+                      (unsigned long long)c->th->tid,
+                      tk_casemate_sysreg_name((tk_casemate_sysreg)reg));
+}
+
+cm_root *cm_root_find(tk_cm_checker *c, uint64_t base)
+{
+    uint64_t *v = cm_map_find(&c->roots, base);
+    return v ? (cm_root *)(uintptr_t)*v : NULL;
+}
+
+static const char *id_name(unsigned stage) { return stage == 2 ? "VMID" : "ASID"; }
+
+/* Start level and concatenation from (V)TCR_EL2. casemate derives the
+ * start level from T0SZ alone; tracekit also honours VTCR_EL2.SL0 when it
+ * names a level valid for T0SZ: the natural one, or the next one down
+ * with 2..16 concatenated tables (VTCR = 0x10 in casemate's logs has
+ * SL0 = 0, which fits neither, so the natural level is used). */
+static int geometry(tk_cm_checker *c, cm_root *r)
+{
+    uint64_t tcr;
+    CM_TRY(read_reg(c, r->stage == 2 ? VTCR : TCR, &tcr));
+    unsigned tg0 = (unsigned)(tcr >> 14) & 3, t0sz = (unsigned)tcr & 0x3f;
+    if (tg0 != 0)
+        return cm_unsupported(c, "%s.TG0 = %u selects %s pages; only 4 KiB pages are modelled",
+                              r->stage == 2 ? "VTCR_EL2" : "TCR_EL2", tg0,
+                              tg0 == 1 ? "64 KiB" : tg0 == 2 ? "16 KiB" : "reserved");
+    unsigned ia = 64 - t0sz;
+    if (ia < 21 || ia > 48)
+        return cm_violate(c, CM_IA_SIZE, "T0SZ = %u: %u-bit input addresses (21 to 48 modelled)",
+                          t0sz, ia);
+    unsigned n = (48 - ia) / 9, shift = 12 + 9 * (3 - n);
+    unsigned entries = 1u << (ia - shift);
+    static const unsigned sl0_level[4] = {2, 1, 0, 3};
+    unsigned sl = sl0_level[(tcr >> 6) & 3];
+    r->level = n;
+    r->ntables = 1;
+    r->nentries = entries;
+    if (r->stage == 2 && sl == n + 1 && entries >= 2 && entries <= 16) {
+        r->level = sl;
+        r->ntables = entries;
+        r->nentries = CM_SLOTS;
+    }
+    uint64_t align = (uint64_t)r->ntables * CM_PAGE;
+    if (r->base % align)
+        return cm_unsupported(c, "translation table base 0x%llx is not aligned to %llu bytes",
+                              (unsigned long long)r->base, (unsigned long long)align);
+    return 0;
+}
+
+static int load(tk_cm_checker *c, cm_root *r)
+{
+    cm_root **cur = &c->th->cur[r->stage];
+    if (*cur)
+        (*cur)->refcount--;
+    r->refcount++;
+    *cur = r;
+    return 0;
+}
+
+static int activate(tk_cm_checker *c, unsigned stage, uint64_t value)
+{
+    uint64_t base = value & 0x0000fffffffffffeull, id = value >> 48;
+    if (stage == 1 && id != 0)
+        return cm_violate(c, CM_ASID_RESERVED, "TTBR0_EL2 = 0x%llx has ASID %llu",
+                          (unsigned long long)value, (unsigned long long)id);
+    cm_root *r = cm_root_find(c, base);
+    if (r) {
+        if (r->stage != stage)
+            return cm_violate(c, CM_ROOT_STAGE_CONFLICT, "0x%llx is a stage-%u root",
+                              (unsigned long long)base, r->stage);
+        if (r->id != id)
+            return cm_violate(c, CM_ROOT_ID_CONFLICT, "root 0x%llx has %s %llu, not %llu",
+                              (unsigned long long)base, id_name(stage),
+                              (unsigned long long)r->id, (unsigned long long)id);
+        return load(c, r);
+    }
+    uint64_t *other = cm_map_find(&c->ids[stage], id);
+    if (other)
+        return cm_violate(c, CM_DUPLICATE_ID, "%s %llu belongs to root 0x%llx, not 0x%llx",
+                          id_name(stage), (unsigned long long)id,
+                          (unsigned long long)((cm_root *)(uintptr_t)*other)->base,
+                          (unsigned long long)base);
+    r = calloc(1, sizeof *r);
+    if (!r)
+        return cm_oom(c);
+    *r = (cm_root){.base = base, .id = id, .stage = stage, .seq = c->root_seq++};
+    int rc = geometry(c, r);
+    if (rc == 0 && (cm_map_put(&c->roots, base, (uint64_t)(uintptr_t)r) != 0 ||
+                    cm_map_put(&c->ids[stage], id, (uint64_t)(uintptr_t)r) != 0)) {
+        cm_map_del(&c->roots, base);
+        rc = cm_oom(c);
+    }
+    if (rc) {
+        free(r);
+        return rc;
+    }
+    CM_TRY(cm_mark_root(c, r));
+    return load(c, r);
+}
+
+int cm_step_sysreg(tk_cm_checker *c, tk_casemate_sysreg reg, uint64_t value)
+{
+    cm_thread *t = c->th;
+    unsigned stage = reg == TK_CM_VTTBR_EL2 || reg == TK_CM_HCR_EL2 ? 2 : 1;
+    unsigned ttbr = stage == 2 ? VTTBR : TTBR0;
+    int was_on = (t->present & (1u << reg)) && (t->reg[reg] & 1);
+    t->reg[reg] = value;
+    t->present |= 1u << reg;
+    switch (reg) {
+    case TK_CM_VTTBR_EL2:
+    case TK_CM_TTBR0_EL2: {
+        uint64_t on;
+        CM_TRY(read_reg(c, stage == 2 ? HCR : SCTLR, &on));
+        return (on & 1) ? activate(c, stage, value) : 0;
+    }
+    case TK_CM_HCR_EL2:
+    case TK_CM_SCTLR_EL2:
+        if (!was_on && (value & 1) && (t->present & (1u << ttbr)))
+            return activate(c, stage, t->reg[ttbr]);
+        if (was_on && !(value & 1) && t->cur[stage]) { /* this thread stops using it */
+            t->cur[stage]->refcount--;
+            t->cur[stage] = NULL;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int cm_release_table(tk_cm_checker *c, uint64_t addr)
+{
+    cm_map_del(&c->root_locks, addr);
+    unsigned i;
+    cm_page *p = cm_slot(c, addr, &i);
+    if (!p || !(p->flags[i] & CM_PTE))
+        return 0; /* never a page table: nothing else to undo */
+    cm_root *owner = cm_root_find(c, p->pte[i].root);
+    if (owner)
+        CM_TRY(cm_check_clean_root(c, owner, CM_RELEASE_UNCLEAN));
+    cm_root *r = cm_root_find(c, addr);
+    if (!r) {
+        cm_relate(c, addr);
+        return cm_violate(c, CM_NO_ROOT, "0x%llx is an entry of the tree of root 0x%llx",
+                          (unsigned long long)addr, (unsigned long long)p->pte[i].root);
+    }
+    if (r->refcount)
+        return cm_violate(c, CM_RELEASE_IN_USE, "root 0x%llx is loaded by %llu thread%s",
+                          (unsigned long long)addr, (unsigned long long)r->refcount,
+                          r->refcount == 1 ? "" : "s");
+    cm_unmark_root(c, r);
+    cm_map_del(&c->roots, r->base);
+    cm_map_del(&c->ids[r->stage], r->id);
+    free(r);
+    return 0;
+}
+
+int cm_current_vmid(tk_cm_checker *c, uint64_t *vmid)
+{
+    if (!(c->th->present & (1u << VTTBR)))
+        return 0;
+    *vmid = c->th->reg[VTTBR] >> 48;
+    return 1;
+}
+
+static int by_seq(const void *x, const void *y)
+{
+    const cm_root *a = *(cm_root *const *)x, *b = *(cm_root *const *)y;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+cm_root **cm_roots_sorted(const tk_cm_checker *c, size_t *n)
+{
+    *n = 0;
+    cm_root **v = malloc((c->roots.n ? c->roots.n : 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < c->roots.cap; i++)
+        if (c->roots.used[i])
+            v[(*n)++] = (cm_root *)(uintptr_t)c->roots.vals[i];
+    qsort(v, *n, sizeof *v, by_seq);
+    return v;
+}
+
+void cm_roots_free(tk_cm_checker *c)
+{
+    for (size_t i = 0; i < c->roots.cap; i++)
+        if (c->roots.used[i])
+            free((void *)(uintptr_t)c->roots.vals[i]);
+    cm_map_free(&c->roots);
+    cm_map_free(&c->ids[1]);
+    cm_map_free(&c->ids[2]);
+    for (size_t i = 0; i < c->threads.cap; i++)
+        if (c->threads.used[i])
+            free((void *)(uintptr_t)c->threads.vals[i]);
+    cm_map_free(&c->threads);
+}

@@ -1,0 +1,320 @@
+/* Shadow memory of the checker, per 8-byte slot. Two layers, so memory
+ * follows the page tables and not the sizes in the log (a mem-init of a
+ * terabyte costs one tree node):
+ *   - pages with slots of their own (hash map of 4 KiB pages): every page
+ *     holding page-table entries, and pages written with differing values;
+ *   - regions (an ordered tree of disjoint intervals): initialised memory
+ *     that is not page-table memory, with one value throughout.
+ * A page, once it exists, is authoritative; regions under it are ignored. */
+#include <stdlib.h>
+#include <string.h>
+
+/* libbsd leaves __unused undefined (Debian #522773) but tree.h uses it. */
+#define __unused __attribute__((unused))
+#include <bsd/sys/tree.h>
+
+#include "casemate/check/check_int.h"
+
+typedef struct region {
+    RB_ENTRY(region) link;
+    uint64_t start, last; /* inclusive, so the top of memory fits */
+    uint64_t fill;
+} region;
+
+static int region_cmp(const region *a, const region *b)
+{
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+RB_HEAD(cm_region_tree, region);
+RB_GENERATE_STATIC(cm_region_tree, region, link, region_cmp)
+#undef __unused
+
+struct cm_regions {
+    struct cm_region_tree t;
+};
+
+#define T(s) (&(s)->regions->t)
+
+int cm_shadow_init(cm_shadow *s)
+{
+    memset(s, 0, sizeof *s);
+    s->regions = malloc(sizeof *s->regions);
+    if (!s->regions)
+        return -1;
+    RB_INIT(T(s));
+    return 0;
+}
+
+static void page_free(cm_page *p)
+{
+    free(p->pte);
+    free(p);
+}
+
+void cm_shadow_free(cm_shadow *s)
+{
+    for (size_t i = 0; i < s->pages.cap; i++)
+        if (s->pages.used[i])
+            page_free((cm_page *)(uintptr_t)s->pages.vals[i]);
+    cm_map_free(&s->pages);
+    if (s->regions) {
+        region *r, *next;
+        for (r = RB_MIN(cm_region_tree, T(s)); r; r = next) {
+            next = RB_NEXT(cm_region_tree, T(s), r);
+            RB_REMOVE(cm_region_tree, T(s), r);
+            free(r);
+        }
+        free(s->regions);
+    }
+    memset(s, 0, sizeof *s);
+}
+
+/* ------------------------------------------------------------ regions */
+
+/* The region containing `a`, else the first one after it (or NULL). */
+static region *first_from(const cm_shadow *s, uint64_t a)
+{
+    region key;
+    key.start = a;
+    region *r = RB_NFIND(cm_region_tree, T(s), &key);
+    if (r && r->start == a)
+        return r;
+    region *p = r ? RB_PREV(cm_region_tree, T(s), r) : RB_MAX(cm_region_tree, T(s));
+    return p && p->last >= a ? p : r;
+}
+
+static region *next_of(const cm_shadow *s, region *r)
+{
+    (void)s; /* RB_NEXT may not need the head */
+    return RB_NEXT(cm_region_tree, T(s), r);
+}
+
+static region *insert(cm_shadow *s, uint64_t start, uint64_t last, uint64_t fill)
+{
+    region *r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    r->start = start;
+    r->last = last;
+    r->fill = fill;
+    RB_INSERT(cm_region_tree, T(s), r);
+    return r;
+}
+
+/* Join `r` with touching neighbours of the same value. */
+static void merge(cm_shadow *s, region *r)
+{
+    region *p = RB_PREV(cm_region_tree, T(s), r);
+    if (p && p->last + 1 == r->start && p->fill == r->fill) {
+        p->last = r->last;
+        RB_REMOVE(cm_region_tree, T(s), r);
+        free(r);
+        r = p;
+    }
+    region *n = next_of(s, r);
+    if (n && r->last != UINT64_MAX && r->last + 1 == n->start && n->fill == r->fill) {
+        r->last = n->last;
+        RB_REMOVE(cm_region_tree, T(s), n);
+        free(n);
+    }
+}
+
+int cm_region_clear(cm_shadow *s, uint64_t a, uint64_t last)
+{
+    region *r = first_from(s, a);
+    while (r && r->start <= last) {
+        region *next = next_of(s, r);
+        if (r->start < a && r->last > last) { /* split in two */
+            if (!insert(s, last + 1, r->last, r->fill))
+                return -1;
+            r->last = a - 1;
+            return 0;
+        }
+        if (r->start < a) {
+            r->last = a - 1;
+        } else if (r->last > last) {
+            r->start = last + 1; /* still before `next` */
+        } else {
+            RB_REMOVE(cm_region_tree, T(s), r);
+            free(r);
+        }
+        r = next;
+    }
+    return 0;
+}
+
+int cm_region_assign(cm_shadow *s, uint64_t a, uint64_t last, uint64_t fill,
+                     int only_existing)
+{
+    if (!only_existing) {
+        if (cm_region_clear(s, a, last) != 0)
+            return -1;
+        region *r = insert(s, a, last, fill);
+        if (!r)
+            return -1;
+        merge(s, r);
+        return 0;
+    }
+    region *r = first_from(s, a);
+    while (r && r->start <= last) {
+        uint64_t lo = r->start > a ? r->start : a, hi = r->last < last ? r->last : last;
+        uint64_t s0 = r->start, e0 = r->last, f0 = r->fill;
+        if (f0 != fill) {
+            r->start = lo;
+            r->last = hi;
+            r->fill = fill;
+            if (s0 < lo && !insert(s, s0, lo - 1, f0))
+                return -1;
+            if (e0 > hi && !insert(s, hi + 1, e0, f0))
+                return -1;
+        }
+        merge(s, r); /* may free r or its successor */
+        if (hi == last)
+            break;
+        r = first_from(s, hi + 1);
+    }
+    return 0;
+}
+
+int cm_region_first_gap(const cm_shadow *s, uint64_t a, uint64_t last, uint64_t *at)
+{
+    uint64_t pos = a;
+    for (region *r = first_from(s, a);; r = next_of(s, r)) {
+        if (!r || r->start > pos) {
+            *at = pos;
+            return 1;
+        }
+        if (r->last >= last)
+            return 0;
+        pos = r->last + 1;
+    }
+}
+
+int cm_region_first_other(const cm_shadow *s, uint64_t a, uint64_t last, uint64_t fill,
+                          uint64_t *at)
+{
+    for (region *r = first_from(s, a); r && r->start <= last; r = next_of(s, r))
+        if (r->fill != fill) {
+            *at = r->start > a ? r->start : a;
+            return 1;
+        }
+    return 0;
+}
+
+/* -------------------------------------------------------------- pages */
+
+cm_page *cm_page_find(cm_shadow *s, uint64_t addr)
+{
+    uint64_t base = CM_PAGE_OF(addr);
+    if (s->last && s->last->base == base)
+        return s->last;
+    uint64_t *v = cm_map_find(&s->pages, base >> CM_PAGE_SHIFT);
+    if (!v)
+        return NULL;
+    s->last = (cm_page *)(uintptr_t)*v;
+    return s->last;
+}
+
+cm_page *cm_page_get(cm_shadow *s, uint64_t addr)
+{
+    cm_page *p = cm_page_find(s, addr);
+    if (p)
+        return p;
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->base = CM_PAGE_OF(addr);
+    uint64_t last = p->base + CM_PAGE - 1;
+    for (region *r = first_from(s, p->base); r && r->start <= last; r = next_of(s, r)) {
+        unsigned i = r->start > p->base ? CM_SLOT_OF(r->start) : 0;
+        unsigned j = r->last < last ? CM_SLOT_OF(r->last) : CM_SLOTS - 1;
+        for (; i <= j; i++) {
+            p->flags[i] = CM_INIT;
+            p->val[i] = r->fill;
+            p->ninit++;
+        }
+    }
+    if (cm_map_put(&s->pages, p->base >> CM_PAGE_SHIFT, (uint64_t)(uintptr_t)p) != 0) {
+        free(p);
+        return NULL;
+    }
+    s->last = p;
+    s->gen++;
+    return p;
+}
+
+cm_pte *cm_page_ptes(cm_page *p)
+{
+    if (!p->pte)
+        p->pte = calloc(CM_SLOTS, sizeof *p->pte);
+    return p->pte;
+}
+
+void cm_page_drop(cm_shadow *s, cm_page *p)
+{
+    cm_map_del(&s->pages, p->base >> CM_PAGE_SHIFT);
+    if (s->last == p)
+        s->last = NULL;
+    page_free(p);
+    s->gen++;
+}
+
+int cm_shadow_peek(const cm_shadow *s, uint64_t addr, uint64_t *val)
+{
+    cm_page *p = cm_page_find((cm_shadow *)s, addr); /* only the cache changes */
+    if (p) {
+        unsigned i = CM_SLOT_OF(addr);
+        *val = p->val[i];
+        return p->flags[i] & CM_INIT;
+    }
+    region *r = first_from(s, addr & ~(uint64_t)7);
+    if (r && r->start <= addr) {
+        *val = r->fill;
+        return 1;
+    }
+    *val = 0;
+    return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+long cm_shadow_pages_in(const cm_shadow *s, uint64_t a, uint64_t last, uint64_t **out)
+{
+    *out = NULL;
+    size_t n = s->pages.n, k = 0;
+    if (!n)
+        return 0;
+    uint64_t first = a >> CM_PAGE_SHIFT, end = last >> CM_PAGE_SHIFT;
+    uint64_t *v;
+    if (end - first < 2 * (uint64_t)n) { /* probe each page of the range */
+        v = malloc((size_t)(end - first + 1) * sizeof *v);
+        if (!v)
+            return -1;
+        for (uint64_t pg = first;; pg++) {
+            if (cm_map_find(&s->pages, pg))
+                v[k++] = pg << CM_PAGE_SHIFT;
+            if (pg == end)
+                break;
+        }
+    } else { /* fewer pages than the range: look at each */
+        v = malloc(n * sizeof *v);
+        if (!v)
+            return -1;
+        for (size_t i = 0; i < s->pages.cap; i++)
+            if (s->pages.used[i] && s->pages.keys[i] >= first && s->pages.keys[i] <= end)
+                v[k++] = s->pages.keys[i] << CM_PAGE_SHIFT;
+        qsort(v, k, sizeof *v, cmp_u64);
+    }
+    *out = v;
+    return (long)k;
+}
+
+size_t cm_shadow_page_count(const cm_shadow *s)
+{
+    return s->pages.n;
+}

@@ -1,0 +1,323 @@
+/* Per-function latency accounting (llvm-xray account's semantics).
+ *
+ * Every latency is kept, exactly, in a per-function list (latency.c: chunks
+ * in memory up to a budget, then an unlinked temporary file, so memory is
+ * flat); the median and percentiles are found by selection at the end.
+ * Function ids index a direct table; the thread of the last record is
+ * cached, since records come in runs per thread. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/xray_account.h>
+
+#include "core/hashmap.h"
+#include "xray/analysis/latency.h"
+#include "xray/xray_int.h"
+
+typedef struct frame {
+    int32_t func;
+    uint64_t tsc;
+} frame;
+
+typedef struct thread_state {
+    tk_xr_clock clock;
+    frame *stack;
+    size_t depth, cap;
+    tk_map recursion; /* func -> depth (recursive_calls_only) */
+} thread_state;
+
+typedef struct func_stats {
+    tk_lat_list lat; /* every latency (until the quantiles are known) */
+    uint64_t count, min, max, sum;
+    uint64_t q[3];   /* median, 90p, 99p once computed */
+} func_stats;
+
+/* Ids at or above this go to a hash map instead of the direct table. */
+#define DIRECT_IDS (1u << 20)
+
+struct tk_xray_account {
+    tk_xray_account_options opt;
+    tk_map threads;        /* tid -> thread_state */
+    uint32_t last_tid;
+    thread_state *last;    /* state of last_tid (NULL: none cached) */
+    func_stats *direct;    /* by function id */
+    size_t ndirect;
+    tk_map other;          /* other ids -> func_stats */
+    size_t nfuncs;         /* functions with a latency */
+    tk_lat_pool pool;
+    int consumed;          /* quantiles computed, latencies freed */
+    int failed;            /* ... or that failed */
+};
+
+tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o)
+{
+    tk_xray_account *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    if (o)
+        a->opt = *o;
+    tk_map_init(&a->threads, sizeof(thread_state));
+    tk_map_init(&a->other, sizeof(func_stats));
+    tk_lat_pool_init(&a->pool, a->opt.memory_limit);
+    return a;
+}
+
+void tk_xray_account_free(tk_xray_account *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->threads.n; i++) {
+        thread_state *t = tk_map_value(&a->threads, i);
+        free(t->stack);
+        tk_map_free(&t->recursion);
+    }
+    for (size_t i = 0; i < a->ndirect; i++)
+        tk_lat_list_free(&a->pool, &a->direct[i].lat);
+    for (size_t i = 0; i < a->other.n; i++)
+        tk_lat_list_free(&a->pool, &((func_stats *)tk_map_value(&a->other, i))->lat);
+    tk_lat_pool_free(&a->pool);
+    free(a->direct);
+    tk_map_free(&a->threads);
+    tk_map_free(&a->other);
+    free(a);
+}
+
+static func_stats *stats_of(tk_xray_account *a, int32_t func)
+{
+    uint32_t id = (uint32_t)func;
+    if (id >= DIRECT_IDS)
+        return tk_map_u64(&a->other, id);
+    if (id >= a->ndirect) {
+        size_t n = a->ndirect ? a->ndirect : 256;
+        while (n <= id)
+            n *= 2;
+        func_stats *d = realloc(a->direct, n * sizeof *d);
+        if (!d)
+            return NULL;
+        memset(d + a->ndirect, 0, (n - a->ndirect) * sizeof *d);
+        a->direct = d;
+        a->ndirect = n;
+    }
+    return &a->direct[id];
+}
+
+static int record_latency(tk_xray_account *a, int32_t func, uint64_t lat)
+{
+    func_stats *f = stats_of(a, func);
+    if (!f)
+        return -1;
+    if (f->count == 0) {
+        f->min = f->max = lat;
+        a->nfuncs++;
+    }
+    if (tk_lat_add(&a->pool, &f->lat, lat) != 0)
+        return -1;
+    f->count++;
+    f->sum += lat;
+    if (lat < f->min)
+        f->min = lat;
+    if (lat > f->max)
+        f->max = lat;
+    return 0;
+}
+
+/* Recursion depth per function, tracked as llvm-xray does: a function is
+ * recursive from the moment its depth reaches 2 until it drops to 0. */
+typedef struct depth {
+    uint32_t depth;
+    int recursive;
+} depth;
+
+static depth *depth_of(thread_state *t, int32_t func)
+{
+    if (t->recursion.value_size == 0)
+        tk_map_init(&t->recursion, sizeof(depth));
+    return tk_map_u64(&t->recursion, (uint32_t)func);
+}
+
+static int counts(tk_xray_account *a, thread_state *t, int32_t func)
+{
+    if (!a->opt.recursive_calls_only)
+        return 1;
+    depth *d = depth_of(t, func);
+    return d && d->recursive;
+}
+
+static void leave(tk_xray_account *a, thread_state *t, int32_t func)
+{
+    if (!a->opt.recursive_calls_only)
+        return;
+    depth *d = depth_of(t, func);
+    if (d && d->depth > 0 && --d->depth == 0)
+        d->recursive = 0;
+}
+
+static uint64_t diff(uint64_t x, uint64_t y) { return x > y ? x - y : y - x; }
+
+int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec)
+{
+    if (rec->kind >= TK_XRAY_CUSTOM_EVENT)
+        return TK_XRAY_ACCOUNT_OK;
+    thread_state *t = a->last;
+    if (!t || a->last_tid != rec->tid) {
+        /* a new key may move the map's values: cache after the lookup */
+        t = tk_map_u64(&a->threads, rec->tid);
+        if (!t)
+            return -1;
+        a->last = t;
+        a->last_tid = rec->tid;
+    }
+    if (tk_xr_clock_behind(&t->clock, rec->tsc))
+        return TK_XRAY_ACCOUNT_TSC_BACK;
+    if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG) {
+        if (t->depth == t->cap) {
+            size_t cap = t->cap ? t->cap * 2 : 64;
+            frame *s = realloc(t->stack, cap * sizeof *s);
+            if (!s)
+                return -1;
+            t->stack = s;
+            t->cap = cap;
+        }
+        t->stack[t->depth++] = (frame){rec->func_id, rec->tsc};
+        if (a->opt.recursive_calls_only) {
+            depth *d = depth_of(t, rec->func_id);
+            if (!d)
+                return -1;
+            if (++d->depth == 2)
+                d->recursive = 1;
+        }
+        return TK_XRAY_ACCOUNT_OK;
+    }
+    if (t->depth == 0)
+        return TK_XRAY_ACCOUNT_EMPTY_STACK;
+    size_t from = t->depth - 1; /* frames [from, depth) close here */
+    if (t->stack[from].func != rec->func_id) {
+        if (!a->opt.deduce_sibling_calls)
+            return TK_XRAY_ACCOUNT_UNMATCHED_EXIT;
+        while (from > 0 && t->stack[from - 1].func != rec->func_id)
+            from--;
+        if (from == 0)
+            return TK_XRAY_ACCOUNT_UNMATCHED_EXIT;
+        from--;
+    }
+    for (size_t i = from; i < t->depth; i++)
+        if (counts(a, t, t->stack[i].func) &&
+            record_latency(a, t->stack[i].func, diff(t->stack[i].tsc, rec->tsc)) != 0)
+            return -1;
+    for (size_t i = t->depth; i-- > from;)
+        leave(a, t, t->stack[i].func);
+    t->depth = from;
+    return TK_XRAY_ACCOUNT_OK;
+}
+
+size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
+                             int32_t *funcs, size_t cap)
+{
+    for (size_t i = 0; i < a->threads.n; i++)
+        if (a->threads.ukeys[i] == tid) {
+            const thread_state *t = tk_map_value(&a->threads, i);
+            for (size_t k = 0; k < t->depth && k < cap; k++)
+                funcs[k] = t->stack[k].func;
+            return t->depth;
+        }
+    return 0;
+}
+
+size_t tk_xray_account_functions(const tk_xray_account *a) { return a->nfuncs; }
+
+uint64_t tk_xray_account_spilled(const tk_xray_account *a) { return a->pool.spilled; }
+
+static int fill_row(tk_xray_account *a, func_stats *f, int32_t id, tk_xray_account_row *r)
+{
+    uint64_t n = f->count;
+    if (!a->consumed) {
+        /* the same element indices as llvm-xray's nth_element calls */
+        uint64_t k[3] = {n / 2, (uint64_t)floor((double)n * 0.9),
+                         (uint64_t)floor((double)n * 0.99)};
+        if (tk_lat_select(&a->pool, &f->lat, k, f->min, f->max, f->q) != 0)
+            return -1;
+        tk_lat_list_free(&a->pool, &f->lat);
+    }
+    r->func_id = id;
+    r->count = n;
+    r->min = f->min;
+    r->med = f->q[0];
+    r->p90 = f->q[1];
+    r->p99 = f->q[2];
+    r->max = f->max;
+    r->sum = f->sum;
+    return 0;
+}
+
+static uint64_t sort_key(const tk_xray_account_row *r, tk_xray_account_sort by)
+{
+    switch (by) {
+    case TK_XRAY_SORT_COUNT: return r->count;
+    case TK_XRAY_SORT_MIN: return r->min;
+    case TK_XRAY_SORT_MED: return r->med;
+    case TK_XRAY_SORT_P90: return r->p90;
+    case TK_XRAY_SORT_P99: return r->p99;
+    case TK_XRAY_SORT_MAX: return r->max;
+    case TK_XRAY_SORT_SUM: return r->sum;
+    default: return (uint64_t)(uint32_t)r->func_id;
+    }
+}
+
+typedef struct sort_spec {
+    tk_xray_account_sort by;
+    int descending;
+} sort_spec;
+
+static int cmp_row(const void *x, const void *y, void *ctx)
+{
+    const tk_xray_account_row *a = x, *b = y;
+    const sort_spec *sp = ctx;
+    uint64_t ka = sort_key(a, sp->by), kb = sort_key(b, sp->by);
+    int c = ka < kb ? -1 : ka > kb;
+    if (sp->descending)
+        c = -c;
+    if (c == 0) /* ties by function id, so output is deterministic */
+        c = a->func_id < b->func_id ? -1 : a->func_id > b->func_id;
+    return c;
+}
+
+size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
+                            int descending, tk_xray_account_row **rows)
+{
+    size_t n = 0;
+    if (a->failed)
+        return (size_t)-1;
+    tk_xray_account_row *r = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *r);
+    if (!r)
+        return (size_t)-1;
+    int rc = 0;
+    for (size_t i = 0; i < a->ndirect && rc == 0; i++)
+        if (a->direct[i].count)
+            rc = fill_row(a, &a->direct[i], (int32_t)i, &r[n++]);
+    for (size_t i = 0; i < a->other.n && rc == 0; i++) {
+        func_stats *f = tk_map_value(&a->other, i);
+        if (f->count)
+            rc = fill_row(a, f, (int32_t)a->other.ukeys[i], &r[n++]);
+    }
+    a->consumed = 1;
+    a->failed = rc != 0;
+    if (rc != 0) {
+        free(r);
+        return (size_t)-1;
+    }
+    sort_spec sp = {sort, descending};
+    qsort_r(r, n, sizeof *r, cmp_row, &sp); /* glibc */
+    *rows = r;
+    return n;
+}
+
+const char *tk_xray_account_failure_text(tk_xray_account_failure f)
+{
+    switch (f) {
+    case TK_XRAY_ACCOUNT_EMPTY_STACK: return "exit with no open call on its thread";
+    case TK_XRAY_ACCOUNT_UNMATCHED_EXIT: return "exit does not match the open call";
+    case TK_XRAY_ACCOUNT_TSC_BACK: return TK_XR_TSC_BACK_TEXT;
+    default: return "ok";
+    }
+}

@@ -1,0 +1,812 @@
+/* Function call graphs (llvm-xray graph).
+ *
+ * llvm-xray sorts all records by TSC and walks them once, keeping a stack
+ * per thread; each return adds its duration to the edge caller -> callee
+ * and to the callee, in DenseMaps whose iteration order is the output
+ * order. Here each thread's records are walked as they come (threads are
+ * independent, so errors are found while reading), and every call that
+ * returns becomes an event keyed by the thread's TSC so far (its running
+ * maximum: equal to the TSC when the thread's clock never goes back) and
+ * its arrival. At the end the events are merged in key order — llvm-xray's
+ * sorted order — and replayed: edges are created in llvm-xray's order and
+ * the order-dependent parts of its statistics (the running min with 0 as
+ * "unset", the floating-point sums) come out the same. Vertices are
+ * ordered by the key of their first entry. Memory: 24 bytes per call. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/xray_graph.h>
+
+#include "core/hashmap.h"
+#include "xray/analysis/llvm_densemap.h"
+#include "xray/xray_int.h"
+
+/* llvm-xray's GraphRenderer::TimeStat. */
+typedef struct tstat {
+    int64_t count;
+    double min, med, p90, p99, max, sum;
+} tstat;
+
+typedef struct frame {
+    int32_t func;
+    uint64_t tsc;
+} frame;
+
+typedef struct thread {
+    frame *stack;
+    size_t depth, cap;
+    tk_xr_clock clock; /* largest TSC seen: the ordering key */
+} thread;
+
+typedef struct vertex {
+    int32_t func;
+    uint64_t first_key, first_seq; /* first entry, in llvm-xray's order */
+    tstat s;
+} vertex;
+
+typedef struct event {
+    uint64_t key;    /* the thread's clock at the return */
+    uint64_t timing; /* ticks */
+    int32_t from, to;
+} event;
+
+typedef struct edge {
+    int32_t from, to;
+    tstat s;
+    uint64_t off, n; /* its timings in g->timings */
+    size_t to_vertex;
+} edge;
+
+struct tk_xray_graph {
+    tk_xray_graph_options opt;
+    tk_map threads;  /* tid -> thread */
+    tk_map vertices; /* (uint32_t)func -> vertex; entry 0 is the root */
+    event *ev;
+    size_t nev, evcap;
+    uint64_t seq;    /* records fed */
+    int have_last;
+    uint32_t last_tid;
+    size_t last_thread;
+    /* after finish */
+    int finished;
+    int broken; /* finishing ran out of memory: the graph is unusable */
+    tk_map edges;    /* from << 32 | to -> edge, in llvm-xray's creation order */
+    uint64_t *timings;
+    size_t *vorder, nvorder; /* vertex entries in output order, root excluded */
+    size_t *eorder;          /* edge entries in output order */
+    tstat edge_max, vertex_max;
+};
+
+tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o)
+{
+    tk_xray_graph *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    if (o)
+        g->opt = *o;
+    tk_map_init(&g->threads, sizeof(thread));
+    tk_map_init(&g->vertices, sizeof(vertex));
+    tk_map_init(&g->edges, sizeof(edge));
+    /* llvm-xray's GraphRenderer starts with G[0] = {} */
+    if (!tk_map_u64(&g->vertices, 0)) {
+        tk_xray_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void tk_xray_graph_free(tk_xray_graph *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->threads.n; i++)
+        free(((thread *)tk_map_value(&g->threads, i))->stack);
+    tk_map_free(&g->threads);
+    tk_map_free(&g->vertices);
+    tk_map_free(&g->edges);
+    free(g->ev);
+    free(g->timings);
+    free(g->vorder);
+    free(g->eorder);
+    free(g);
+}
+
+const char *tk_xray_graph_failure_text(tk_xray_graph_failure f)
+{
+    switch (f) {
+    case TK_XRAY_GRAPH_OK: return "ok";
+    case TK_XRAY_GRAPH_NO_MATCHING_ENTRY: return "No matching ENTRY record";
+    case TK_XRAY_GRAPH_NOT_IN_STACK: return "No matching Entry record in stack";
+    case TK_XRAY_GRAPH_TSC_BACK: return TK_XR_TSC_BACK_TEXT;
+    }
+    return "unknown failure";
+}
+
+/* Index of the map entry holding `v` (a pointer returned by tk_map_u64). */
+static size_t entry_index(const tk_map *m, const void *v)
+{
+    return (size_t)((const unsigned char *)v - m->values) / m->value_size;
+}
+
+static uint64_t diff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+static thread *thread_of(tk_xray_graph *g, uint32_t tid)
+{
+    if (g->have_last && g->last_tid == tid)
+        return tk_map_value(&g->threads, g->last_thread);
+    size_t before = g->threads.n;
+    thread *t = tk_map_u64(&g->threads, tid);
+    if (!t)
+        return NULL;
+    size_t idx = g->threads.n > before ? g->threads.n - 1 : entry_index(&g->threads, t);
+    g->have_last = 1;
+    g->last_tid = tid;
+    g->last_thread = idx;
+    return t;
+}
+
+static int push_event(tk_xray_graph *g, uint64_t key, uint64_t timing, int32_t from,
+                      int32_t to)
+{
+    if (g->nev == g->evcap) {
+        size_t c = g->evcap ? g->evcap * 2 : 1024;
+        if (c > SIZE_MAX / sizeof(event))
+            return -1;
+        event *nv = realloc(g->ev, c * sizeof *nv);
+        if (!nv)
+            return -1;
+        g->ev = nv;
+        g->evcap = c;
+    }
+    g->ev[g->nev++] = (event){key, timing, from, to};
+    return 0;
+}
+
+int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *r)
+{
+    if (g->broken)
+        return -1;
+    if (g->finished)
+        return 0;
+    uint64_t seq = g->seq++;
+    if (r->kind != TK_XRAY_ENTER && r->kind != TK_XRAY_ENTER_ARG && r->kind != TK_XRAY_EXIT &&
+        r->kind != TK_XRAY_TAIL_EXIT)
+        return 0; /* events */
+    thread *t = thread_of(g, r->tid);
+    if (!t)
+        return -1;
+    if (tk_xr_clock_behind(&t->clock, r->tsc))
+        return TK_XRAY_GRAPH_TSC_BACK;
+    uint64_t key = t->clock.max;
+    if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG) {
+        if (r->func_id != 0) {
+            size_t before = g->vertices.n;
+            vertex *v = tk_map_u64(&g->vertices, (uint32_t)r->func_id);
+            if (!v)
+                return -1;
+            if (g->vertices.n > before) {
+                v->func = r->func_id;
+                v->first_key = key;
+                v->first_seq = seq;
+            } else if (key < v->first_key) { /* another thread was earlier */
+                v->first_key = key;
+                v->first_seq = seq;
+            }
+        }
+        if (t->depth == t->cap) {
+            size_t c = t->cap ? t->cap * 2 : 16;
+            if (c > SIZE_MAX / sizeof(frame))
+                return -1;
+            frame *nv = realloc(t->stack, c * sizeof *nv);
+            if (!nv)
+                return -1;
+            t->stack = nv;
+            t->cap = c;
+        }
+        t->stack[t->depth++] = (frame){r->func_id, r->tsc};
+        return TK_XRAY_GRAPH_OK;
+    }
+    if (t->depth == 0 || t->stack[t->depth - 1].func != r->func_id) {
+        if (!g->opt.deduce_sibling_calls)
+            return TK_XRAY_GRAPH_NO_MATCHING_ENTRY;
+        size_t at = t->depth;
+        while (at > 0 && t->stack[at - 1].func != r->func_id)
+            at--;
+        if (at == 0)
+            return TK_XRAY_GRAPH_NOT_IN_STACK;
+        /* every frame above the match returns here (deduced sibling calls) */
+        while (t->stack[t->depth - 1].func != r->func_id) {
+            frame top = t->stack[--t->depth];
+            if (push_event(g, key, diff(top.tsc, r->tsc), t->stack[t->depth - 1].func,
+                           top.func) != 0)
+                return -1;
+        }
+    }
+    frame top = t->stack[--t->depth];
+    int32_t from = t->depth ? t->stack[t->depth - 1].func : 0;
+    return push_event(g, key, diff(top.tsc, r->tsc), from, r->func_id) != 0 ? -1 : 0;
+}
+
+size_t tk_xray_graph_stack(const tk_xray_graph *g, uint32_t tid, int32_t *funcs, size_t cap)
+{
+    for (size_t i = 0; i < g->threads.n; i++)
+        if (g->threads.ukeys[i] == tid) {
+            const thread *t = tk_map_value(&g->threads, i);
+            for (size_t k = 0; k < t->depth && k < cap; k++)
+                funcs[k] = t->stack[k].func;
+            return t->depth;
+        }
+    return 0;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+/* llvm-xray's updateStat(TimeStat &, int64_t): the duration is converted to
+ * int64_t, Min treats 0 as unset, Sum adds doubles. */
+static void update_stat(tstat *s, uint64_t d)
+{
+    int64_t i = d <= (uint64_t)INT64_MAX ? (int64_t)d : -(int64_t)(UINT64_MAX - d) - 1;
+    double l = (double)i;
+    s->count++;
+    if (s->min > l || s->min == 0)
+        s->min = l;
+    if (s->max < l)
+        s->max = l;
+    s->sum += l;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* getStats: order statistics of the sorted values (n = s->count). */
+static void order_stats(tstat *s, const uint64_t *sorted, uint64_t n)
+{
+    if (n == 0)
+        return;
+    uint64_t c = (uint64_t)s->count;
+    if (c > n) /* cannot happen: one update per timing */
+        c = n;
+    s->med = (double)sorted[c / 2];
+    s->p90 = (double)sorted[c * 9 / 10 < n ? c * 9 / 10 : n - 1];
+    s->p99 = (double)sorted[c * 99 / 100 < n ? c * 99 / 100 : n - 1];
+}
+
+static double dmax(double a, double b) { return a < b ? b : a; }
+
+static void update_max(const tstat *s, tstat *m)
+{
+    m->count = m->count < s->count ? s->count : m->count;
+    m->min = dmax(m->min, s->min);
+    m->med = dmax(m->med, s->med);
+    m->p90 = dmax(m->p90, s->p90);
+    m->p99 = dmax(m->p99, s->p99);
+    m->max = dmax(m->max, s->max);
+    m->sum = dmax(m->sum, s->sum);
+}
+
+static void normalize(tstat *s, double f)
+{
+    s->min /= f;
+    s->med /= f;
+    s->p90 /= f;
+    s->p99 /= f;
+    s->max /= f;
+    s->sum /= f;
+}
+
+/* Stable sort of the events by key (they come sorted per thread). */
+static int sort_events(tk_xray_graph *g)
+{
+    size_t n = g->nev;
+    int sorted = 1;
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = g->ev[i - 1].key <= g->ev[i].key;
+    if (sorted)
+        return 0;
+    event *tmp = malloc(n * sizeof *tmp);
+    if (!tmp)
+        return -1;
+    event *a = g->ev, *b = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        event *x = a;
+        a = b;
+        b = x;
+        if (w > SIZE_MAX / 2)
+            break;
+    }
+    if (a != g->ev)
+        memcpy(g->ev, a, n * sizeof *a);
+    free(tmp);
+    return 0;
+}
+
+static uint64_t edge_key(int32_t from, int32_t to)
+{
+    return (uint64_t)(uint32_t)from << 32 | (uint32_t)to;
+}
+
+typedef struct vkey {
+    uint64_t key, seq;
+    size_t entry;
+} vkey;
+
+static int cmp_vkey(const void *a, const void *b)
+{
+    const vkey *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Output orders: the DenseMaps filled in llvm-xray's insertion order. */
+static int make_orders(tk_xray_graph *g)
+{
+    size_t nv = g->vertices.n, ne = g->edges.n;
+    vkey *vk = malloc((nv ? nv : 1) * sizeof *vk);
+    uint32_t *keys = malloc((nv ? nv : 1) * sizeof *keys);
+    uint64_t *ekeys = malloc((ne ? ne : 1) * sizeof *ekeys);
+    g->vorder = malloc((nv ? nv : 1) * sizeof *g->vorder);
+    g->eorder = malloc((ne ? ne : 1) * sizeof *g->eorder);
+    tk_densemap vm = {0}, em = {0};
+    int rc = -1;
+    if (!vk || !keys || !ekeys || !g->vorder || !g->eorder)
+        goto out;
+    for (size_t i = 0; i < nv; i++) {
+        const vertex *v = tk_map_value(&g->vertices, i);
+        vk[i] = (vkey){v->first_key, v->first_seq, i};
+    }
+    /* entry 0 is the root, inserted first */
+    if (nv > 1)
+        qsort(vk + 1, nv - 1, sizeof *vk, cmp_vkey);
+    for (size_t i = 0; i < nv; i++)
+        tk_densemap_insert(&vm, (uint32_t)((vertex *)tk_map_value(&g->vertices, vk[i].entry))->func);
+    for (size_t i = 0; i < ne; i++) {
+        const edge *e = tk_map_value(&g->edges, i);
+        tk_densemap_pair_insert(&em, (uint32_t)e->from, (uint32_t)e->to);
+    }
+    if (vm.oom || em.oom)
+        goto out;
+    size_t n = tk_densemap_keys(&vm, keys);
+    g->nvorder = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keys[i] == 0)
+            continue;
+        vertex *v = tk_map_u64(&g->vertices, keys[i]);
+        if (!v)
+            goto out;
+        g->vorder[g->nvorder++] = entry_index(&g->vertices, v);
+    }
+    n = tk_densemap_pair_keys(&em, ekeys);
+    for (size_t i = 0; i < n; i++) {
+        edge *e = tk_map_u64(&g->edges, ekeys[i]);
+        if (!e)
+            goto out;
+        g->eorder[i] = entry_index(&g->edges, e);
+    }
+    rc = 0;
+out:
+    tk_densemap_free(&vm);
+    tk_densemap_free(&em);
+    free(vk);
+    free(keys);
+    free(ekeys);
+    return rc;
+}
+
+static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency);
+
+tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency)
+{
+    if (g->broken)
+        return TK_ENOMEM;
+    if (g->finished)
+        return TK_OK;
+    tk_status st = finish(g, cycle_frequency);
+    if (st != TK_OK)
+        g->broken = 1;
+    else
+        g->finished = 1;
+    return st;
+}
+
+static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
+{
+    if (sort_events(g) != 0)
+        return TK_ENOMEM;
+    /* replay in llvm-xray's order: edges created, min/max/sum updated */
+    for (size_t i = 0; i < g->nev; i++) {
+        const event *ev = &g->ev[i];
+        size_t before = g->edges.n;
+        edge *e = tk_map_u64(&g->edges, edge_key(ev->from, ev->to));
+        if (!e)
+            return TK_ENOMEM;
+        if (g->edges.n > before) {
+            e->from = ev->from;
+            e->to = ev->to;
+            /* its vertices exist: both were entered (or are the root) */
+            size_t vb = g->vertices.n;
+            vertex *v = tk_map_u64(&g->vertices, (uint32_t)ev->to);
+            if (!v)
+                return TK_ENOMEM;
+            if (g->vertices.n > vb) { /* unreachable; keep it consistent */
+                v->func = ev->to;
+                v->first_key = v->first_seq = UINT64_MAX;
+            }
+            e = tk_map_value(&g->edges, g->edges.n - 1);
+            e->to_vertex = entry_index(&g->vertices, v);
+        }
+        e->n++;
+        update_stat(&e->s, ev->timing);
+        update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->s, ev->timing);
+    }
+    /* timings grouped by edge */
+    g->timings = malloc((g->nev ? g->nev : 1) * sizeof *g->timings);
+    uint64_t *fill = malloc((g->edges.n ? g->edges.n : 1) * sizeof *fill);
+    if (!g->timings || !fill) {
+        free(fill);
+        return TK_ENOMEM;
+    }
+    uint64_t off = 0;
+    for (size_t i = 0; i < g->edges.n; i++) {
+        edge *e = tk_map_value(&g->edges, i);
+        e->off = off;
+        fill[i] = off;
+        off += e->n;
+    }
+    for (size_t i = 0; i < g->nev; i++) {
+        const event *ev = &g->ev[i];
+        edge *e = tk_map_u64(&g->edges, edge_key(ev->from, ev->to));
+        if (!e) {
+            free(fill);
+            return TK_ENOMEM;
+        }
+        g->timings[fill[entry_index(&g->edges, e)]++] = ev->timing;
+    }
+    free(fill);
+    free(g->ev);
+    g->ev = NULL;
+    g->evcap = 0;
+    /* edges: order statistics of their calls */
+    for (size_t i = 0; i < g->edges.n; i++) {
+        edge *e = tk_map_value(&g->edges, i);
+        qsort(g->timings + e->off, e->n, sizeof *g->timings, cmp_u64);
+        order_stats(&e->s, g->timings + e->off, e->n);
+        update_max(&e->s, &g->edge_max);
+    }
+    /* vertices: over the calls of all their in-edges */
+    size_t nv = g->vertices.n;
+    uint64_t *incount = calloc(nv, sizeof *incount);
+    uint64_t biggest = 0;
+    if (!incount)
+        return TK_ENOMEM;
+    for (size_t i = 0; i < g->edges.n; i++) {
+        const edge *e = tk_map_value(&g->edges, i);
+        incount[e->to_vertex] += e->n;
+    }
+    for (size_t i = 0; i < nv; i++)
+        biggest = incount[i] > biggest ? incount[i] : biggest;
+    uint64_t *tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    size_t *by_vertex = malloc((g->edges.n ? g->edges.n : 1) * sizeof *by_vertex);
+    size_t *start = calloc(nv + 1, sizeof *start);
+    if (!tmp || !by_vertex || !start) {
+        free(incount);
+        free(tmp);
+        free(by_vertex);
+        free(start);
+        return TK_ENOMEM;
+    }
+    for (size_t i = 0; i < g->edges.n; i++)
+        start[((edge *)tk_map_value(&g->edges, i))->to_vertex + 1]++;
+    for (size_t i = 0; i < nv; i++)
+        start[i + 1] += start[i];
+    /* counting sort by destination vertex */
+    memset(incount, 0, nv * sizeof *incount);
+    for (size_t i = 0; i < g->edges.n; i++) {
+        size_t v = ((edge *)tk_map_value(&g->edges, i))->to_vertex;
+        by_vertex[start[v] + incount[v]++] = i;
+    }
+    for (size_t v = 1; v < nv; v++) {
+        vertex *vx = tk_map_value(&g->vertices, v);
+        uint64_t n = 0;
+        for (size_t k = start[v]; k < start[v + 1]; k++) {
+            const edge *e = tk_map_value(&g->edges, by_vertex[k]);
+            memcpy(tmp + n, g->timings + e->off, e->n * sizeof *tmp);
+            n += e->n;
+        }
+        qsort(tmp, n, sizeof *tmp, cmp_u64);
+        order_stats(&vx->s, tmp, n);
+        update_max(&vx->s, &g->vertex_max);
+    }
+    free(incount);
+    free(tmp);
+    free(by_vertex);
+    free(start);
+    if (cycle_frequency) {
+        double f = (double)cycle_frequency;
+        for (size_t i = 0; i < g->edges.n; i++)
+            normalize(&((edge *)tk_map_value(&g->edges, i))->s, f);
+        for (size_t i = 0; i < nv; i++)
+            normalize(&((vertex *)tk_map_value(&g->vertices, i))->s, f);
+        normalize(&g->edge_max, f);
+        normalize(&g->vertex_max, f);
+    }
+    return make_orders(g) != 0 ? TK_ENOMEM : TK_OK;
+}
+
+static void public_stats(const tstat *s, tk_xray_graph_stats *out)
+{
+    if (!out)
+        return;
+    out->count = (uint64_t)s->count;
+    out->min = s->min;
+    out->med = s->med;
+    out->p90 = s->p90;
+    out->p99 = s->p99;
+    out->max = s->max;
+    out->sum = s->sum;
+}
+
+size_t tk_xray_graph_vertices(const tk_xray_graph *g) { return g->finished ? g->nvorder : 0; }
+
+int tk_xray_graph_vertex(const tk_xray_graph *g, size_t i, int32_t *func_id,
+                         tk_xray_graph_stats *stats)
+{
+    if (!g->finished || i >= g->nvorder)
+        return -1;
+    const vertex *v = tk_map_value(&g->vertices, g->vorder[i]);
+    if (func_id)
+        *func_id = v->func;
+    public_stats(&v->s, stats);
+    return 0;
+}
+
+size_t tk_xray_graph_edges(const tk_xray_graph *g) { return g->finished ? g->edges.n : 0; }
+
+int tk_xray_graph_edge(const tk_xray_graph *g, size_t i, int32_t *from, int32_t *to,
+                       tk_xray_graph_stats *stats)
+{
+    if (!g->finished || i >= g->edges.n)
+        return -1;
+    const edge *e = tk_map_value(&g->edges, g->eorder[i]);
+    if (from)
+        *from = e->from;
+    if (to)
+        *to = e->to;
+    public_stats(&e->s, stats);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- output */
+
+int tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat)
+{
+    static const char *const names[] = {"none", "count", "min", "med",
+                                        "90p",  "99p",   "max", "sum"};
+    for (int i = 0; i < 8; i++)
+        if (name && strcmp(name, names[i]) == 0) {
+            *stat = (tk_xray_graph_stat)i;
+            return 0;
+        }
+    return -1;
+}
+
+static double stat_value(const tstat *s, tk_xray_graph_stat t)
+{
+    switch (t) {
+    case TK_XRAY_GRAPH_NONE: return 0.0;
+    case TK_XRAY_GRAPH_COUNT: return (double)s->count;
+    case TK_XRAY_GRAPH_MIN: return s->min;
+    case TK_XRAY_GRAPH_MED: return s->med;
+    case TK_XRAY_GRAPH_P90: return s->p90;
+    case TK_XRAY_GRAPH_P99: return s->p99;
+    case TK_XRAY_GRAPH_MAX: return s->max;
+    case TK_XRAY_GRAPH_SUM: return s->sum;
+    }
+    return 0.0;
+}
+
+/* TimeStat::getString: a count, or the double as raw_ostream prints it
+ * (llvm::write_double, FloatStyle::Exponent: %.6e, "nan", "INF"). */
+static void put_stat(FILE *out, const tstat *s, tk_xray_graph_stat t)
+{
+    if (t == TK_XRAY_GRAPH_NONE)
+        return;
+    if (t == TK_XRAY_GRAPH_COUNT) {
+        fprintf(out, "%lld", (long long)s->count);
+        return;
+    }
+    double v = stat_value(s, t);
+    if (isnan(v))
+        fputs("nan", out);
+    else if (isinf(v))
+        fputs(signbit(v) ? "-INF" : "INF", out);
+    else
+        fprintf(out, "%e", v);
+}
+
+/* xray-color-helper.cpp, OrRd sequential scheme. */
+static const unsigned char orrd[9][3] = {
+    {255, 247, 236}, {254, 232, 200}, {253, 212, 158}, {253, 187, 132}, {252, 141, 89},
+    {239, 101, 72},  {215, 48, 31},   {179, 0, 0},     {127, 0, 0}};
+
+static void to_hsv(const unsigned char c[3], double hsv[3])
+{
+    double s[3] = {c[0] / 255.0, c[1] / 255.0, c[2] / 255.0};
+    unsigned mn = 0, mx = 0;
+    for (unsigned i = 1; i < 3; ++i) {
+        if (s[i] < s[mn])
+            mn = i;
+        if (s[i] > s[mx])
+            mx = i;
+    }
+    double C = s[mx] - s[mn];
+    double hp = (C == 0) ? 0 : (s[(mx + 1) % 3] - s[(mx + 2) % 3]) / C;
+    hp = hp + 2.0 * mx;
+    hsv[0] = (hp < 0) ? (hp + 6.0) * 60 : hp * 60;
+    hsv[2] = s[mx];
+    hsv[1] = (hsv[2] == 0.0) ? 0.0 : C / hsv[2];
+}
+
+static unsigned char unit_to_byte(double b)
+{
+    double n = b < 1.0 ? b : 1.0; /* std::max(std::min(B, 1.0), 0.0) */
+    n = n < 0.0 ? 0.0 : n;
+    if (isnan(n))
+        n = 0.0;
+    return (unsigned char)(255 * n + 0.5);
+}
+
+static void to_rgb(const double hsv[3], unsigned char rgb[3])
+{
+    double H = hsv[0], S = hsv[1], V = hsv[2];
+    double C = V * S;
+    double hp = H / 60;
+    double X = C * (1 - fabs(fmod(hp, 2.0) - 1));
+    double c1[3];
+    int hi = (int)hp;
+    if (hi < 0 || hi > 6)
+        hi = 0;
+    if (hi % 2 == 0) {
+        c1[(hi / 2) % 3] = C;
+        c1[(hi / 2 + 1) % 3] = X;
+        c1[(hi / 2 + 2) % 3] = 0.0;
+    } else {
+        c1[(hi / 2) % 3] = X;
+        c1[(hi / 2 + 1) % 3] = C;
+        c1[(hi / 2 + 2) % 3] = 0.0;
+    }
+    double m = V - C;
+    for (int i = 0; i < 3; i++)
+        rgb[i] = unit_to_byte(c1[i] + m);
+}
+
+static double interpolate_hue(double h0, double h1, double t)
+{
+    double d = h1 - h0;
+    if (h0 > h1) {
+        double x = h0;
+        h0 = h1;
+        h1 = x;
+        d = -d;
+        t = 1 - t;
+    }
+    if (d <= 180)
+        return h0 + t * (h1 - h0);
+    h0 = h0 + 360;
+    return fmod(h0 + t * (h1 - h0) + 720, 360);
+}
+
+void tk_xray_graph_color(double point, char buf[8])
+{
+    unsigned char rgb[3];
+    if (isnan(point))
+        point = 0.0;
+    if (point < 0.0) {
+        memcpy(rgb, orrd[0], 3);
+    } else if (point > 1.0) {
+        memcpy(rgb, orrd[8], 3);
+    } else {
+        const size_t max_index = 8;
+        double width = 1.0 / (double)max_index;
+        size_t section = (size_t)floor(point / width);
+        if (section > max_index)
+            section = max_index;
+        double t = (point - section * width) / width;
+        double h0[3], h1[3], h[3];
+        to_hsv(orrd[section], h0);
+        to_hsv(orrd[section + 1 < max_index ? section + 1 : max_index], h1);
+        h[0] = interpolate_hue(h0[0], h1[0], t);
+        h[1] = h0[1] + t * (h1[1] - h0[1]);
+        h[2] = h0[2] + t * (h1[2] - h0[2]);
+        to_rgb(h, rgb);
+    }
+    snprintf(buf, 8, "#%02X%02X%02X", rgb[0], rgb[1], rgb[2]);
+}
+
+static void put_color(FILE *out, const tstat *s, const tstat *max, tk_xray_graph_stat t)
+{
+    char buf[8];
+    tk_xray_graph_color(sqrt(stat_value(s, t) / stat_value(max, t)), buf);
+    fprintf(out, " color=\"%s\"", buf);
+}
+
+/* Labels in a DOT graph must be legal XML: &, < and > escaped. */
+static void put_name(FILE *out, const char *name)
+{
+    size_t len = strlen(name);
+    int cut = len > 40;
+    if (cut)
+        len = 40;
+    for (size_t i = 0; i < len; i++) {
+        switch (name[i]) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        default: fputc(name[i], out);
+        }
+    }
+    if (cut)
+        fputs("...", out);
+}
+
+tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
+                                  const tk_xray_graph_print_options *o)
+{
+    static const tk_xray_graph_print_options none = {0};
+    if (!o)
+        o = &none;
+    tk_status st = tk_xray_graph_finish(g, 0); /* nothing if finished */
+    if (st != TK_OK)
+        return st;
+    fputs("digraph xray {\n", out);
+    if (o->vertex_label != TK_XRAY_GRAPH_NONE)
+        fputs("node [shape=record];\n", out);
+    for (size_t i = 0; i < g->edges.n; i++) {
+        const edge *e = tk_map_value(&g->edges, g->eorder[i]);
+        fprintf(out, "F%d -> F%d [label=\"", e->from, e->to);
+        put_stat(out, &e->s, o->edge_label);
+        fputc('"', out);
+        if (o->edge_color != TK_XRAY_GRAPH_NONE)
+            put_color(out, &e->s, &g->edge_max, o->edge_color);
+        fputs("];\n", out);
+    }
+    for (size_t i = 0; i < g->nvorder; i++) {
+        const vertex *v = tk_map_value(&g->vertices, g->vorder[i]);
+        const char *name = o->name ? o->name(o->name_ctx, v->func) : NULL;
+        char num[16];
+        if (!name) {
+            snprintf(num, sizeof num, "#%d", v->func);
+            name = num;
+        }
+        fprintf(out, "F%d [label=\"%s", v->func, o->vertex_label != TK_XRAY_GRAPH_NONE ? "{" : "");
+        put_name(out, name);
+        if (o->vertex_label != TK_XRAY_GRAPH_NONE) {
+            fputc('|', out);
+            put_stat(out, &v->s, o->vertex_label);
+            fputs("}\"", out);
+        } else {
+            fputc('"', out);
+        }
+        if (o->vertex_color != TK_XRAY_GRAPH_NONE)
+            put_color(out, &v->s, &g->vertex_max, o->vertex_color);
+        fputs("];\n", out);
+    }
+    fputs("}\n", out);
+    if (fflush(out) != 0 || ferror(out))
+        return TK_EIO;
+    return TK_OK;
+}

@@ -1,0 +1,512 @@
+/* Call-stack tries per thread (llvm-xray stack). Nodes keep the count and
+ * sum of their durations as a leaf ("terminal") and as a caller
+ * ("intermediate"); the tries grow with distinct call paths, not calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/sink.h>
+#include <tracekit/xray_stack.h>
+
+#include "core/hashmap.h"
+#include "xray/analysis/llvm_densemap.h"
+#include "xray/xray_int.h"
+
+#define NONE UINT32_MAX
+
+typedef struct node {
+    int32_t func;
+    uint32_t parent;
+    uint32_t *callees;
+    uint32_t ncallees, cap;
+    uint64_t term_n, term_sum, mid_n, mid_sum;
+} node;
+
+typedef struct open_call {
+    uint32_t node;
+    uint64_t tsc;
+} open_call;
+
+typedef struct thread {
+    tk_xr_clock clock;
+    uint32_t *roots;
+    uint32_t nroots, cap;
+    open_call *stack;
+    size_t depth, stack_cap;
+    int last_was_exit;
+} thread;
+
+struct tk_xray_stacks {
+    node *nodes;
+    uint32_t n, cap;
+    tk_map threads;     /* tid -> thread */
+    tk_densemap order;  /* llvm-xray's Roots map: its thread order */
+    int oom;
+};
+
+tk_xray_stacks *tk_xray_stacks_new(void)
+{
+    tk_xray_stacks *s = calloc(1, sizeof *s);
+    if (s)
+        tk_map_init(&s->threads, sizeof(thread));
+    return s;
+}
+
+void tk_xray_stacks_free(tk_xray_stacks *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->n; i++)
+        free(s->nodes[i].callees);
+    for (size_t i = 0; i < s->threads.n; i++) {
+        thread *t = tk_map_value(&s->threads, i);
+        free(t->roots);
+        free(t->stack);
+    }
+    free(s->nodes);
+    tk_map_free(&s->threads);
+    tk_densemap_free(&s->order);
+    free(s);
+}
+
+int tk_xray_stacks_empty(const tk_xray_stacks *s) { return s->n == 0; }
+
+static int push_u32(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t x)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? *cap * 2 : 4;
+        uint32_t *nv = realloc(*v, c * sizeof *nv);
+        if (!nv)
+            return -1;
+        *v = nv;
+        *cap = c;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+static uint32_t new_node(tk_xray_stacks *s, int32_t func, uint32_t parent)
+{
+    if (s->n == s->cap) {
+        uint32_t c = s->cap ? s->cap * 2 : 256;
+        node *nv = realloc(s->nodes, c * sizeof *nv);
+        if (!nv || c < s->cap)
+            return NONE;
+        s->nodes = nv;
+        s->cap = c;
+    }
+    node *x = &s->nodes[s->n];
+    memset(x, 0, sizeof *x);
+    x->func = func;
+    x->parent = parent;
+    return s->n++;
+}
+
+static uint64_t diff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+
+int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *r)
+{
+    if (r->kind >= TK_XRAY_CUSTOM_EVENT)
+        return 0;
+    thread *t = tk_map_u64(&s->threads, r->tid);
+    if (!t)
+        return -1;
+    if (tk_xr_clock_behind(&t->clock, r->tsc))
+        return 2;
+    if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG) {
+        t->last_was_exit = 0;
+        uint32_t id = NONE;
+        if (t->depth == 0) {
+            tk_densemap_insert(&s->order, r->tid);
+            for (uint32_t i = 0; i < t->nroots && id == NONE; i++)
+                if (s->nodes[t->roots[i]].func == r->func_id)
+                    id = t->roots[i];
+            if (id == NONE) {
+                id = new_node(s, r->func_id, NONE);
+                if (id == NONE || push_u32(&t->roots, &t->nroots, &t->cap, id) != 0)
+                    return -1;
+            }
+        } else {
+            uint32_t top = t->stack[t->depth - 1].node;
+            for (uint32_t i = 0; i < s->nodes[top].ncallees && id == NONE; i++)
+                if (s->nodes[s->nodes[top].callees[i]].func == r->func_id)
+                    id = s->nodes[top].callees[i];
+            if (id == NONE) {
+                id = new_node(s, r->func_id, top);
+                node *p = &s->nodes[top];
+                if (id == NONE || push_u32(&p->callees, &p->ncallees, &p->cap, id) != 0)
+                    return -1;
+            }
+        }
+        if (t->depth == t->stack_cap) {
+            size_t c = t->stack_cap ? t->stack_cap * 2 : 64;
+            open_call *nv = realloc(t->stack, c * sizeof *nv);
+            if (!nv)
+                return -1;
+            t->stack = nv;
+            t->stack_cap = c;
+        }
+        t->stack[t->depth++] = (open_call){id, r->tsc};
+        return s->oom ? -1 : 0;
+    }
+    int was_exit = t->last_was_exit;
+    t->last_was_exit = 1;
+    if (t->depth == 0)
+        return 1;
+    /* Unwind to the matching entry, or everything when there is none. */
+    size_t from = t->depth;
+    while (from > 0 && s->nodes[t->stack[from - 1].node].func != r->func_id)
+        from--;
+    int status = 0;
+    if (from == 0)
+        status = 1;
+    else
+        from--;
+    for (size_t i = from; i + 1 < t->depth; i++) {
+        node *x = &s->nodes[t->stack[i].node];
+        x->mid_n++;
+        x->mid_sum += diff(t->stack[i].tsc, r->tsc);
+    }
+    open_call *deep = &t->stack[t->depth - 1];
+    node *x = &s->nodes[deep->node];
+    if (was_exit) {
+        x->mid_n++;
+        x->mid_sum += diff(deep->tsc, r->tsc);
+    } else {
+        x->term_n++;
+        x->term_sum += diff(deep->tsc, r->tsc);
+    }
+    t->depth = from;
+    return status;
+}
+
+/* ------------------------------------------------------------- merging */
+
+static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent)
+{
+    uint32_t m = new_node(s, s->nodes[l].func, parent);
+    if (m == NONE) {
+        s->oom = 1;
+        return l;
+    }
+    node *L = &s->nodes[l], *R = &s->nodes[r], *M = &s->nodes[m];
+    M->term_n = L->term_n + R->term_n;
+    M->term_sum = L->term_sum + R->term_sum;
+    M->mid_n = L->mid_n + R->mid_n;
+    M->mid_sum = L->mid_sum + R->mid_sum;
+    /* As llvm's mergeTrieNodes: right callees in order (merged with the
+     * left callee of the same function), then the unmatched left callees
+     * in the order of its DenseMap. */
+    tk_densemap left = {0};
+    for (uint32_t i = 0; i < s->nodes[l].ncallees; i++)
+        tk_densemap_insert(&left, (uint32_t)s->nodes[s->nodes[l].callees[i]].func);
+    for (uint32_t i = 0; i < s->nodes[r].ncallees; i++) {
+        uint32_t rc = s->nodes[r].callees[i], child = rc;
+        if (tk_densemap_contains(&left, (uint32_t)s->nodes[rc].func)) {
+            tk_densemap_erase(&left, (uint32_t)s->nodes[rc].func);
+            for (uint32_t k = 0; k < s->nodes[l].ncallees; k++) {
+                uint32_t c = s->nodes[l].callees[k];
+                if (s->nodes[c].func == s->nodes[rc].func) {
+                    child = merge(s, c, rc, m);
+                    break;
+                }
+            }
+        }
+        node *mm = &s->nodes[m];
+        if (push_u32(&mm->callees, &mm->ncallees, &mm->cap, child) != 0)
+            s->oom = 1;
+    }
+    uint32_t *rest = malloc((left.entries ? left.entries : 1) * sizeof *rest);
+    size_t nrest = rest ? tk_densemap_keys(&left, rest) : 0;
+    for (size_t i = 0; i < nrest; i++)
+        for (uint32_t k = 0; k < s->nodes[l].ncallees; k++) {
+            uint32_t c = s->nodes[l].callees[k];
+            if ((uint32_t)s->nodes[c].func == rest[i]) {
+                node *mm = &s->nodes[m];
+                if (push_u32(&mm->callees, &mm->ncallees, &mm->cap, c) != 0)
+                    s->oom = 1;
+            }
+        }
+    free(rest);
+    tk_densemap_free(&left);
+    return m;
+}
+
+/* Roots in llvm-xray's order: threads as its Roots DenseMap iterates them,
+ * each thread's roots in order of appearance; merged across threads when
+ * aggregating (mergeAcrossThreads). */
+static uint32_t *root_values(tk_xray_stacks *s, uint32_t tid_only, int per_thread,
+                             int aggregate, size_t *n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < s->threads.n; i++)
+        total += ((thread *)tk_map_value(&s->threads, i))->nroots;
+    uint32_t *v = malloc((total ? total : 1) * sizeof *v);
+    uint32_t *tids = malloc((s->order.entries ? s->order.entries : 1) * sizeof *tids);
+    *n = 0;
+    if (!v || !tids) {
+        free(v);
+        free(tids);
+        return NULL;
+    }
+    size_t nt = tk_densemap_keys(&s->order, tids);
+    for (size_t k = 0; k < nt; k++) {
+        if (per_thread && tids[k] != tid_only)
+            continue;
+        thread *t = tk_map_u64(&s->threads, tids[k]);
+        for (uint32_t i = 0; t && i < t->nroots; i++) {
+            uint32_t root = t->roots[i];
+            size_t at = *n;
+            if (aggregate)
+                for (size_t j = 0; j < *n; j++)
+                    if (s->nodes[v[j]].func == s->nodes[root].func)
+                        at = j;
+            if (at == *n) {
+                v[(*n)++] = root;
+            } else { /* merged root moves to the end */
+                uint32_t m = merge(s, v[at], root, NONE);
+                memmove(&v[at], &v[at + 1], (*n - at - 1) * sizeof *v);
+                v[*n - 1] = m;
+            }
+        }
+    }
+    free(tids);
+    return v;
+}
+
+typedef struct printer {
+    tk_xray_stacks *s;
+    FILE *out;
+    const tk_xray_stacks_print_options *o;
+    char buf[32];
+} printer;
+
+static const char *name_of(printer *p, int32_t id)
+{
+    const char *n = p->o->name ? p->o->name(p->o->name_ctx, id) : NULL;
+    if (n)
+        return n;
+    snprintf(p->buf, sizeof p->buf, "#%d", id);
+    return p->buf;
+}
+
+/* A stack from its root down to `leaf`, as llvm-xray's printStack. */
+static void print_stack(printer *p, uint32_t leaf)
+{
+    node *nodes = p->s->nodes;
+    uint32_t chain[4096];
+    size_t depth = 0;
+    for (uint32_t x = leaf; x != NONE && depth < 4096; x = nodes[x].parent)
+        chain[depth++] = x;
+    fprintf(p->out, "%-5s %-60s %12s %16s\n", "lvl", "function", "count", "sum");
+    for (size_t i = depth; i-- > 0;) {
+        const node *x = &nodes[chain[i]];
+        const char *nm = name_of(p, x->func);
+        char cut[61];
+        if (strlen(nm) > 60) {
+            snprintf(cut, sizeof cut, "%.57s...", nm);
+            nm = cut;
+        }
+        int is_leaf = i == 0;
+        fprintf(p->out, "#%-4zu %-60s %12llu %16lld\n", depth - 1 - i, nm,
+                (unsigned long long)(is_leaf ? x->term_n : x->mid_n),
+                (long long)(is_leaf ? x->term_sum : x->mid_sum));
+    }
+    fputc('\n', p->out);
+}
+
+typedef struct ranked {
+    uint32_t node;
+    uint64_t value;
+} ranked;
+
+/* Insert keeping descending order, before equal values, at most 10. */
+static void rank(ranked *top, size_t *n, uint32_t id, uint64_t value)
+{
+    size_t at = 0;
+    while (at < *n && top[at].value > value)
+        at++;
+    if (at >= 10)
+        return;
+    size_t keep = *n < 10 ? *n : 9;
+    memmove(&top[at + 1], &top[at], (keep - at) * sizeof *top);
+    top[at] = (ranked){id, value};
+    *n = keep + 1;
+}
+
+static int print_top(printer *p, const uint32_t *roots, size_t nroots)
+{
+    node *nodes = p->s->nodes;
+    ranked by_sum[11], by_count[11];
+    size_t nsum = 0, ncount = 0;
+    uint64_t unique = 0;
+    uint32_t *stack = malloc((p->s->n ? p->s->n : 1) * sizeof *stack);
+    if (!stack)
+        return -1;
+    for (size_t r = 0; r < nroots; r++) {
+        size_t sp = 0;
+        stack[sp++] = roots[r];
+        while (sp) {
+            uint32_t x = stack[--sp];
+            if (nodes[x].term_n) {
+                unique++;
+                rank(by_sum, &nsum, x, nodes[x].term_sum);
+                rank(by_count, &ncount, x, nodes[x].term_n);
+            }
+            for (uint32_t c = 0; c < nodes[x].ncallees && sp < p->s->n; c++)
+                stack[sp++] = nodes[x].callees[c];
+        }
+    }
+    free(stack);
+    fprintf(p->out, "\nUnique Stacks: %llu\nTop 10 Stacks by leaf sum:\n\n",
+            (unsigned long long)unique);
+    for (size_t i = 0; i < nsum; i++) {
+        fprintf(p->out, "Sum: %llu\n", (unsigned long long)by_sum[i].value);
+        print_stack(p, by_sum[i].node);
+    }
+    fprintf(p->out, "\nTop 10 Stacks by leaf count:\n\n");
+    for (size_t i = 0; i < ncount; i++) {
+        fprintf(p->out, "Count: %llu\n", (unsigned long long)by_count[i].value);
+        print_stack(p, by_count[i].node);
+    }
+    fputc('\n', p->out);
+    return 0;
+}
+
+static uint64_t total_of(const node *x, int count)
+{
+    return count ? x->term_n + x->mid_n : x->term_sum + x->mid_sum;
+}
+
+static uint64_t self_of(const tk_xray_stacks *s, const node *x)
+{
+    uint64_t t = total_of(x, 0), children = 0;
+    for (uint32_t c = 0; c < x->ncallees; c++)
+        children += total_of(&s->nodes[x->callees[c]], 0);
+    return t > children ? t - children : 0;
+}
+
+/* Folded-stack names must not contain ';' or line breaks. */
+static void put_name(FILE *out, const char *nm)
+{
+    for (; *nm; nm++)
+        fputc(*nm == ';' ? ':' : (*nm == '\n' || *nm == '\r') ? ' ' : *nm, out);
+}
+
+/* Every node, depth first as llvm-xray's printAll walks them. */
+static int print_all(printer *p, const uint32_t *roots, size_t nroots, int report_thread,
+                     uint32_t tid, tk_sink *json)
+{
+    node *nodes = p->s->nodes;
+    uint32_t *stack = malloc((p->s->n ? p->s->n : 1) * sizeof *stack);
+    uint32_t chain[4096];
+    if (!stack)
+        return -1;
+    for (size_t r = 0; r < nroots; r++) {
+        size_t sp = 0;
+        stack[sp++] = roots[r];
+        while (sp) {
+            uint32_t x = stack[--sp];
+            size_t depth = 0;
+            for (uint32_t y = x; y != NONE && depth < 4096; y = nodes[y].parent)
+                chain[depth++] = y;
+            const node *nx = &nodes[x];
+            if (json) {
+                tk_sink_record_begin(json);
+                if (report_thread)
+                    tk_sink_u64(json, "thread", tid, 0);
+                tk_sink_array_begin(json, "stack");
+                for (size_t i = depth; i-- > 0;)
+                    tk_sink_cstr(json, NULL, name_of(p, nodes[chain[i]].func), 0);
+                tk_sink_array_end(json);
+                tk_sink_u64(json, "calls", nx->term_n + nx->mid_n, 0);
+                tk_sink_u64(json, "leaf_calls", nx->term_n, 0);
+                tk_sink_u64(json, "total_ticks", total_of(nx, 0), 0);
+                tk_sink_u64(json, "self_ticks", self_of(p->s, nx), 0);
+                tk_sink_record_end(json);
+            } else if (p->o->view == TK_XRAY_STACKS_FLAME) {
+                if (report_thread)
+                    fprintf(p->out, "thread_%u;", tid);
+                for (size_t i = depth; i-- > 0;)
+                    fprintf(p->out, "%s;", name_of(p, nodes[chain[i]].func));
+                fprintf(p->out, " %llu\n", (unsigned long long)total_of(nx, p->o->count));
+            } else {
+                uint64_t self = self_of(p->s, nx);
+                if (self) {
+                    if (report_thread)
+                        fprintf(p->out, "thread_%u;", tid);
+                    for (size_t i = depth; i-- > 0;) {
+                        put_name(p->out, name_of(p, nodes[chain[i]].func));
+                        if (i)
+                            fputc(';', p->out);
+                    }
+                    fprintf(p->out, " %llu\n", (unsigned long long)self);
+                }
+            }
+            for (uint32_t c = 0; c < nx->ncallees && sp < p->s->n; c++)
+                stack[sp++] = nx->callees[c];
+        }
+    }
+    free(stack);
+    return 0;
+}
+
+tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
+                               const tk_xray_stacks_print_options *o)
+{
+    printer p = {s, out, o, {0}};
+    int per_thread = o->threads == TK_XRAY_STACKS_PER_THREAD;
+    int aggregate = o->threads == TK_XRAY_STACKS_AGGREGATE;
+    int rc = 0;
+    int own = o->view == TK_XRAY_STACKS_JSON && !o->json;
+    tk_sink *json = own ? tk_sink_new(out, TK_SINK_JSON)
+                    : o->view == TK_XRAY_STACKS_JSON ? o->json : NULL;
+    if (o->view == TK_XRAY_STACKS_JSON && !json)
+        return TK_ENOMEM;
+    /* Top stacks report per thread only when asked; the full listings
+     * (flame, folded, json) are per thread unless aggregated. */
+    int by_thread = o->view == TK_XRAY_STACKS_TOP ? per_thread : !aggregate;
+    if (by_thread) {
+        uint32_t *tids = malloc((s->order.entries ? s->order.entries : 1) * sizeof *tids);
+        size_t nt = tids ? tk_densemap_keys(&s->order, tids) : 0;
+        for (size_t k = 0; k < nt && rc == 0; k++) {
+            size_t n;
+            uint32_t *roots = root_values(s, tids[k], 1, 0, &n);
+            if (!roots) {
+                rc = -1;
+                break;
+            }
+            if (o->view == TK_XRAY_STACKS_TOP) {
+                fprintf(out, "Thread %u:\n", tids[k]);
+                rc = print_top(&p, roots, n);
+                fputc('\n', out);
+            } else {
+                rc = print_all(&p, roots, n, 1, tids[k], json);
+            }
+            free(roots);
+        }
+        if (!tids)
+            rc = -1;
+        free(tids);
+    } else {
+        size_t n;
+        uint32_t *roots = root_values(s, 0, 0, aggregate, &n);
+        if (!roots)
+            rc = -1;
+        else if (o->view == TK_XRAY_STACKS_TOP)
+            rc = print_top(&p, roots, n);
+        else
+            rc = print_all(&p, roots, n, 0, 0, json);
+        free(roots);
+    }
+    tk_status st = TK_OK;
+    if (own) {
+        tk_error err;
+        st = tk_sink_finish(json, &err);
+        tk_sink_free(json);
+    }
+    if (rc != 0 || s->oom)
+        return TK_ENOMEM;
+    if (st != TK_OK || fflush(out) != 0 || ferror(out))
+        return TK_EIO;
+    return TK_OK;
+}
