@@ -51,9 +51,9 @@ static int put(const tk_cacheray_record *rec)
     if (tk_cacheray_write(w, rec, &err) != TK_OK)
         return -1;
     written++;
-    nbytes += rec->type <= TK_CR_WRITE ? TK_CR_ACCESS_SIZE
-              : rec->type == TK_CR_RTTA_ADD ? TK_CR_RTTA_ADD_FIXED + rec->typename_len
-                                           : TK_CR_RTTA_REMOVE_SIZE;
+    nbytes += rec->type <= TK_CACHERAY_WRITE ? TK_CACHERAY_ACCESS_SIZE
+              : rec->type == TK_CACHERAY_RTTA_ADD ? TK_CACHERAY_RTTA_ADD_FIXED + rec->typename_len
+                                           : TK_CACHERAY_RTTA_REMOVE_SIZE;
     return 0;
 }
 
@@ -61,14 +61,14 @@ static int emit_access(uint64_t thread, uint64_t addr, uint8_t size, uint64_t r)
 {
     tk_cacheray_record rec;
     memset(&rec, 0, sizeof rec);
-    rec.type = (r & 0xF) < 11 ? TK_CR_READ : TK_CR_WRITE;
+    rec.type = (r & 0xF) < 11 ? TK_CACHERAY_READ : TK_CACHERAY_WRITE;
     rec.addr = addr;
     rec.size = size;
     rec.thread = thread;
     if ((r >> 4 & 0x3F) == 0)
-        rec.flags |= TK_CR_ATOMIC;
+        rec.flags |= TK_CACHERAY_ATOMIC;
     if ((r >> 10 & 0xFF) == 1) {
-        rec.flags |= TK_CR_UNALIGNED;
+        rec.flags |= TK_CACHERAY_UNALIGNED;
         rec.addr += 1;
     }
     return put(&rec);
@@ -84,7 +84,7 @@ static int allocate(uint64_t thread, unsigned t, int i, array *a)
     a->base = HEAP_BASE + ((uint64_t)t * ARRAYS + (uint64_t)i) * SLOT + 16 * (rnd() % 4);
     tk_cacheray_record rec;
     memset(&rec, 0, sizeof rec);
-    rec.type = TK_CR_RTTA_ADD;
+    rec.type = TK_CACHERAY_RTTA_ADD;
     rec.addr = a->base;
     rec.thread = thread;
     rec.elemsize = a->elemsize;
@@ -98,7 +98,7 @@ static int release(uint64_t thread, const array *a)
 {
     tk_cacheray_record rec;
     memset(&rec, 0, sizeof rec);
-    rec.type = TK_CR_RTTA_REMOVE;
+    rec.type = TK_CACHERAY_RTTA_REMOVE;
     rec.addr = a->base;
     rec.thread = thread;
     return put(&rec);
@@ -137,7 +137,7 @@ static int step(worker *th, unsigned t)
         return emit_access(id, a->base + elem * a->elemsize, size, r);
     }
     if (pick < 999) { /* this thread's counter: 8 bytes of a shared line */
-        tk_cacheray_record rec = {.type = TK_CR_WRITE, .addr = COUNTERS + 8 * (t % 8),
+        tk_cacheray_record rec = {.type = TK_CACHERAY_WRITE, .addr = COUNTERS + 8 * (t % 8),
                                   .size = 8, .thread = id};
         return put(&rec);
     }
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
     if (!w)
         return 2;
     static worker th[MAX_THREADS];
-    tk_cacheray_record counters = {.type = TK_CR_RTTA_ADD, .addr = COUNTERS, .thread = 1000,
+    tk_cacheray_record counters = {.type = TK_CACHERAY_RTTA_ADD, .addr = COUNTERS, .thread = 1000,
                                    .elemsize = 64, .elemcount = 1,
                                    .type_name = "struct.counters", .typename_len = 15};
     int status = put(&counters) != 0;

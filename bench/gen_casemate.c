@@ -56,10 +56,10 @@ static void emit(gen *g, tk_casemate_kind kind, uint64_t tid, int src)
     g->rec.kind = kind;
     g->rec.id = g->id++;
     g->rec.tid = tid;
-    g->rec.src_kind = TK_CM_SRC_STRING;
+    g->rec.src_kind = TK_CASEMATE_SRC_STRING;
     g->rec.src = srcs[src];
     g->rec.src_len = strlen(srcs[src]);
-    char line[TK_CM_FORMAT_MAX + 64];
+    char line[TK_CASEMATE_FORMAT_MAX + 64];
     g->bytes += tk_casemate_format(&g->rec, g->style, line, sizeof line) + 1;
     if (tk_casemate_write(g->w, &g->rec, &g->err) != TK_OK) {
         fprintf(stderr, "tk-gen-casemate: %s\n", g->err.message);
@@ -71,23 +71,23 @@ static void emit(gen *g, tk_casemate_kind kind, uint64_t tid, int src)
 
 static void write_mem(gen *g, uint64_t tid, uint64_t addr, uint64_t value, int src)
 {
-    g->rec.mem_order = TK_CM_PLAIN;
+    g->rec.mem_order = TK_CASEMATE_PLAIN;
     g->rec.address = addr;
     g->rec.value = value;
-    emit(g, TK_CM_MEM_WRITE, tid, src);
+    emit(g, TK_CASEMATE_MEM_WRITE, tid, src);
 }
 
 static void sysreg(gen *g, uint64_t tid, tk_casemate_sysreg reg, uint64_t value)
 {
     g->rec.sysreg = reg;
     g->rec.value = value;
-    emit(g, TK_CM_SYSREG_WRITE, tid, 7);
+    emit(g, TK_CASEMATE_SYSREG_WRITE, tid, 7);
 }
 
 static void barrier(gen *g, uint64_t tid, tk_casemate_barrier b)
 {
     g->rec.barrier = b;
-    emit(g, TK_CM_BARRIER, tid, 3);
+    emit(g, TK_CASEMATE_BARRIER, tid, 3);
 }
 
 static void lock(gen *g, tk_casemate_kind kind, uint64_t tid, uint64_t addr)
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 {
     uint64_t events = 1000000, bytes = 0;
     unsigned threads = 4, nroots = 3;
-    tk_casemate_style style = TK_CM_KEYWORD;
+    tk_casemate_style style = TK_CASEMATE_KEYWORD;
     const char *out_path = NULL;
     for (int i = 1; i < argc; i += 2) { /* options all take a value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -135,8 +135,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--threads")) threads = (unsigned)parse_num(v);
         else if (!strcmp(a, "--roots")) nroots = (unsigned)parse_num(v);
         else if (!strcmp(a, "--style")) {
-            if (!strcmp(v, "keyword")) style = TK_CM_KEYWORD;
-            else if (!strcmp(v, "compact")) style = TK_CM_COMPACT;
+            if (!strcmp(v, "keyword")) style = TK_CASEMATE_KEYWORD;
+            else if (!strcmp(v, "compact")) style = TK_CASEMATE_COMPACT;
             else usage();
         } else if (!strcmp(a, "-o")) out_path = v;
         else usage();
@@ -162,11 +162,11 @@ int main(int argc, char **argv)
     }
 
     /* the system-register prelude of current casemate logs */
-    sysreg(&g, 0, TK_CM_VTCR_EL2, 0x10);
-    sysreg(&g, 0, TK_CM_TCR_EL2, 0x10);
-    sysreg(&g, 0, TK_CM_MAIR_EL2, 0);
-    sysreg(&g, 0, TK_CM_HCR_EL2, 0);
-    sysreg(&g, 0, TK_CM_SCTLR_EL2, 0);
+    sysreg(&g, 0, TK_CASEMATE_VTCR_EL2, 0x10);
+    sysreg(&g, 0, TK_CASEMATE_TCR_EL2, 0x10);
+    sysreg(&g, 0, TK_CASEMATE_MAIR_EL2, 0);
+    sysreg(&g, 0, TK_CASEMATE_HCR_EL2, 0);
+    sysreg(&g, 0, TK_CASEMATE_SCTLR_EL2, 0);
 
     /* the trees, built bottom-up before their roots are loaded */
     for (unsigned r = 0; r < nroots; r++) {
@@ -177,17 +177,17 @@ int main(int argc, char **argv)
             t->page[i] = 0x40000000ull + ((uint64_t)r * PAGES + i) * 0x1000;
             g.rec.address = t->page[i];
             g.rec.size = 0x1000;
-            emit(&g, TK_CM_MEM_INIT, 0, 6);
+            emit(&g, TK_CASEMATE_MEM_INIT, 0, 6);
         }
-        g.rec.hint = TK_CM_SET_ROOT_LOCK;
+        g.rec.hint = TK_CASEMATE_SET_ROOT_LOCK;
         g.rec.location = t->page[0];
         g.rec.value = t->lock;
-        emit(&g, TK_CM_HINT, 0, 2);
+        emit(&g, TK_CASEMATE_HINT, 0, 2);
         for (unsigned i = 1; i < PAGES; i++) {
-            g.rec.hint = TK_CM_SET_OWNER_ROOT;
+            g.rec.hint = TK_CASEMATE_SET_OWNER_ROOT;
             g.rec.location = t->page[i];
             g.rec.value = t->page[0];
-            emit(&g, TK_CM_HINT, 0, 2);
+            emit(&g, TK_CASEMATE_HINT, 0, 2);
         }
         for (unsigned e = 0; e < ENTRIES; e++) {
             t->value[e] = (0x100000000ull + ((uint64_t)r << 28) + entry_ipa(e)) | PAGE_DESC;
@@ -203,15 +203,15 @@ int main(int argc, char **argv)
     /* load every root on thread 0, then each thread its first root */
     unsigned cur[MAX_THREADS];
     for (unsigned r = 0; r < nroots; r++) {
-        sysreg(&g, 0, TK_CM_VTTBR_EL2, roots[r].page[0] | roots[r].vmid << 48);
+        sysreg(&g, 0, TK_CASEMATE_VTTBR_EL2, roots[r].page[0] | roots[r].vmid << 48);
         if (r == 0)
-            sysreg(&g, 0, TK_CM_HCR_EL2, 1);
+            sysreg(&g, 0, TK_CASEMATE_HCR_EL2, 1);
     }
     cur[0] = nroots - 1;
     for (unsigned t = 1; t < threads; t++) {
         cur[t] = t % nroots;
-        sysreg(&g, t, TK_CM_VTTBR_EL2, roots[cur[t]].page[0] | roots[cur[t]].vmid << 48);
-        sysreg(&g, t, TK_CM_HCR_EL2, 1);
+        sysreg(&g, t, TK_CASEMATE_VTTBR_EL2, roots[cur[t]].page[0] | roots[cur[t]].vmid << 48);
+        sysreg(&g, t, TK_CASEMATE_HCR_EL2, 1);
     }
 
     /* break-before-make cycles */
@@ -221,29 +221,29 @@ int main(int argc, char **argv)
         unsigned e = (unsigned)((x >> 32) % ENTRIES);
         root *rt = &roots[r];
         if (cur[t] != r) {
-            sysreg(&g, t, TK_CM_VTTBR_EL2, rt->page[0] | rt->vmid << 48);
+            sysreg(&g, t, TK_CASEMATE_VTTBR_EL2, rt->page[0] | rt->vmid << 48);
             cur[t] = r;
         }
         uint64_t addr = entry_addr(rt, e);
         if ((x >> 60) == 0) {
             g.rec.address = addr;
             g.rec.value = rt->value[e];
-            emit(&g, TK_CM_MEM_READ, t, 1);
+            emit(&g, TK_CASEMATE_MEM_READ, t, 1);
         }
-        lock(&g, TK_CM_LOCK, t, rt->lock);
+        lock(&g, TK_CASEMATE_LOCK, t, rt->lock);
         write_mem(&g, t, addr, 0, 1);
-        barrier(&g, t, TK_CM_DSB_ISH);
-        g.rec.tlbi = TK_CM_TLBI_IPAS2E1IS;
-        g.rec.tlbi_operand = TK_CM_OPERAND_VALUE;
+        barrier(&g, t, TK_CASEMATE_DSB_ISH);
+        g.rec.tlbi = TK_CASEMATE_TLBI_IPAS2E1IS;
+        g.rec.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
         g.rec.value = entry_ipa(e) >> 12;
-        emit(&g, TK_CM_TLBI, t, 3);
-        barrier(&g, t, TK_CM_DSB_ISH);
-        g.rec.tlbi = TK_CM_TLBI_VMALLE1IS;
-        emit(&g, TK_CM_TLBI, t, 4);
-        barrier(&g, t, TK_CM_DSB_ISH);
+        emit(&g, TK_CASEMATE_TLBI, t, 3);
+        barrier(&g, t, TK_CASEMATE_DSB_ISH);
+        g.rec.tlbi = TK_CASEMATE_TLBI_VMALLE1IS;
+        emit(&g, TK_CASEMATE_TLBI, t, 4);
+        barrier(&g, t, TK_CASEMATE_DSB_ISH);
         rt->value[e] = new_page();
         write_mem(&g, t, addr, rt->value[e], 1);
-        lock(&g, TK_CM_UNLOCK, t, rt->lock);
+        lock(&g, TK_CASEMATE_UNLOCK, t, rt->lock);
     }
     if (tk_casemate_writer_free(g.w, &g.err) != TK_OK || (out != stdout && fclose(out) != 0)) {
         fprintf(stderr, "tk-gen-casemate: writing %s failed\n", out_path);

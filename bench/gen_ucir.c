@@ -244,8 +244,8 @@ static void example(const char *path)
     memset(&g, 0, sizeof g);
     tk_ucir_header h;
     memset(&h, 0, sizeof h);
-    h.arch = TK_UC_ARCH_X86;
-    h.mode = TK_UC_MODE_64;
+    h.arch = TK_UCIR_ARCH_X86;
+    h.mode = TK_UCIR_MODE_64;
     strcpy(h.arch_name, "x86_64");
     strcpy(h.os, "linux");
     tk_ucir_writer_options wo = {24, 0, 9};
@@ -361,8 +361,8 @@ int main(int argc, char **argv)
     g.keyframe_every = (uint32_t)key_every;
     tk_ucir_header h;
     memset(&h, 0, sizeof h);
-    h.arch = TK_UC_ARCH_X86;
-    h.mode = TK_UC_MODE_64;
+    h.arch = TK_UCIR_ARCH_X86;
+    h.mode = TK_UCIR_MODE_64;
     strcpy(h.arch_name, "x86_64");
     strcpy(h.os, "linux");
     /* frames are closed here, at block ends, so a keyframe starts cleanly */

@@ -1,7 +1,7 @@
 /* Allocation records, shared by the interposed allocator (rt_malloc.c) and
  * the annotation API (rt_annotate.c). */
-#ifndef TK_CR_RT_ALLOC_H
-#define TK_CR_RT_ALLOC_H
+#ifndef TK_CACHERAY_RT_ALLOC_H
+#define TK_CACHERAY_RT_ALLOC_H
 
 #include <stddef.h>
 

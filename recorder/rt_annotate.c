@@ -6,19 +6,19 @@
 #include "rt_alloc.h"
 #include "rt_internal.h"
 
-RT_EXPORT void tk_cr_rt_annotate(const void *p, const char *type_name,
+RT_EXPORT void tk_cacheray_rt_annotate(const void *p, const char *type_name,
                                  uint32_t elemsize, uint32_t elemcount);
-RT_EXPORT void tk_cr_rt_region_add(const void *p, const char *type_name,
+RT_EXPORT void tk_cacheray_rt_region_add(const void *p, const char *type_name,
                                    uint32_t elemsize, uint32_t elemcount);
-RT_EXPORT void tk_cr_rt_region_remove(const void *p);
-RT_EXPORT void *tk_cr_rt_malloc(size_t elemsize, size_t elemcount, const char *type_name);
-RT_EXPORT void *tk_cr_rt_realloc(void *p, size_t elemsize, size_t elemcount,
+RT_EXPORT void tk_cacheray_rt_region_remove(const void *p);
+RT_EXPORT void *tk_cacheray_rt_malloc(size_t elemsize, size_t elemcount, const char *type_name);
+RT_EXPORT void *tk_cacheray_rt_realloc(void *p, size_t elemsize, size_t elemcount,
                                  const char *type_name);
-RT_EXPORT void tk_cr_rt_flush(void);
-RT_EXPORT int tk_cr_rt_set_recording(int on);
+RT_EXPORT void tk_cacheray_rt_flush(void);
+RT_EXPORT int tk_cacheray_rt_set_recording(int on);
 
 /* REMOVE and ADD under one lock hold: no other record comes between. */
-void tk_cr_rt_annotate(const void *p, const char *type_name, uint32_t elemsize,
+void tk_cacheray_rt_annotate(const void *p, const char *type_name, uint32_t elemsize,
                        uint32_t elemcount)
 {
     uint32_t tid;
@@ -29,7 +29,7 @@ void tk_cr_rt_annotate(const void *p, const char *type_name, uint32_t elemsize,
     rt_leave();
 }
 
-void tk_cr_rt_region_add(const void *p, const char *type_name, uint32_t elemsize,
+void tk_cacheray_rt_region_add(const void *p, const char *type_name, uint32_t elemsize,
                          uint32_t elemcount)
 {
     uint32_t tid;
@@ -39,7 +39,7 @@ void tk_cr_rt_region_add(const void *p, const char *type_name, uint32_t elemsize
     rt_leave();
 }
 
-void tk_cr_rt_region_remove(const void *p)
+void tk_cacheray_rt_region_remove(const void *p)
 {
     uint32_t tid;
     if (!rt_enter(&tid))
@@ -48,7 +48,7 @@ void tk_cr_rt_region_remove(const void *p)
     rt_leave();
 }
 
-void *tk_cr_rt_malloc(size_t elemsize, size_t elemcount, const char *type_name)
+void *tk_cacheray_rt_malloc(size_t elemsize, size_t elemcount, const char *type_name)
 {
     if (elemsize && elemcount > SIZE_MAX / elemsize) {
         errno = ENOMEM;
@@ -59,7 +59,7 @@ void *tk_cr_rt_malloc(size_t elemsize, size_t elemcount, const char *type_name)
     return p;
 }
 
-void *tk_cr_rt_realloc(void *p, size_t elemsize, size_t elemcount, const char *type_name)
+void *tk_cacheray_rt_realloc(void *p, size_t elemsize, size_t elemcount, const char *type_name)
 {
     if (elemsize && elemcount > SIZE_MAX / elemsize) {
         errno = ENOMEM;
@@ -68,7 +68,7 @@ void *tk_cr_rt_realloc(void *p, size_t elemsize, size_t elemcount, const char *t
     return rt_realloc_as(p, elemsize, elemcount, type_name);
 }
 
-void tk_cr_rt_flush(void)
+void tk_cacheray_rt_flush(void)
 {
     if (atomic_load(&rt_state) != RT_ON)
         return;
@@ -81,7 +81,7 @@ void tk_cr_rt_flush(void)
     rt_leave();
 }
 
-int tk_cr_rt_set_recording(int on)
+int tk_cacheray_rt_set_recording(int on)
 {
     int was = !rt_is_paused();
     rt_set_paused(!on);

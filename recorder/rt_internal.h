@@ -7,8 +7,8 @@
  *
  * This code is linked into instrumented programs and must never be
  * instrumented itself (recorder/CMakeLists.txt strips sanitizer flags). */
-#ifndef TK_CR_RT_INTERNAL_H
-#define TK_CR_RT_INTERNAL_H
+#ifndef TK_CACHERAY_RT_INTERNAL_H
+#define TK_CACHERAY_RT_INTERNAL_H
 
 #include <stdatomic.h>
 #include <stddef.h>

@@ -14,16 +14,16 @@ extern "C" {
 #endif
 
 typedef enum tk_cacheray_type {
-    TK_CR_READ = 0x00,
-    TK_CR_WRITE = 0x01,
-    TK_CR_RTTA_ADD = 0x02,
-    TK_CR_RTTA_REMOVE = 0x03
+    TK_CACHERAY_READ = 0x00,
+    TK_CACHERAY_WRITE = 0x01,
+    TK_CACHERAY_RTTA_ADD = 0x02,
+    TK_CACHERAY_RTTA_REMOVE = 0x03
 } tk_cacheray_type;
 
 enum {
-    TK_CR_ATOMIC = 0x40,    /* flag bits on READ/WRITE tags */
-    TK_CR_UNALIGNED = 0x80,
-    TK_CR_FLAG_MASK = 0xC0
+    TK_CACHERAY_ATOMIC = 0x40,    /* flag bits on READ/WRITE tags */
+    TK_CACHERAY_UNALIGNED = 0x80,
+    TK_CACHERAY_FLAG_MASK = 0xC0
 };
 
 typedef enum tk_endian {
@@ -34,14 +34,14 @@ typedef enum tk_endian {
 
 /* Encoded sizes. */
 enum {
-    TK_CR_ACCESS_SIZE = 18,
-    TK_CR_RTTA_ADD_FIXED = 29, /* plus the type name's bytes */
-    TK_CR_RTTA_REMOVE_SIZE = 17
+    TK_CACHERAY_ACCESS_SIZE = 18,
+    TK_CACHERAY_RTTA_ADD_FIXED = 29, /* plus the type name's bytes */
+    TK_CACHERAY_RTTA_REMOVE_SIZE = 17
 };
 
 typedef struct tk_cacheray_record {
     tk_cacheray_type type;
-    uint8_t flags;          /* TK_CR_ATOMIC | TK_CR_UNALIGNED (READ/WRITE) */
+    uint8_t flags;          /* TK_CACHERAY_ATOMIC | TK_CACHERAY_UNALIGNED (READ/WRITE) */
     uint8_t size;           /* READ/WRITE: bytes accessed */
     uint64_t addr;          /* accessed address, or region start */
     uint64_t thread;
@@ -76,9 +76,9 @@ enum {
     /* also return the RTTA records before the window's end that are not
      * selected (tk_cacheray_reader_selected says 0): the regions live at
      * each selected access are then those of the whole trace */
-    TK_CR_SELECT_CONTEXT = 1,
+    TK_CACHERAY_SELECT_CONTEXT = 1,
     /* end (0) at the window's end instead of reading on */
-    TK_CR_SELECT_STOP = 2
+    TK_CACHERAY_SELECT_STOP = 2
 };
 /* From now on tk_cacheray_next returns the records `sel` selects (an
  * empty selection: all). The reader keeps its own copy. TK_EUSAGE for
@@ -104,11 +104,11 @@ tk_endian tk_cacheray_detect_endian(const uint8_t *data, size_t n);
 
 /* ---- checking: live RTTA regions and questionable records */
 typedef enum tk_cacheray_warning_kind {
-    TK_CRW_ZERO_SIZE = 1,       /* READ/WRITE of 0 bytes */
-    TK_CRW_REMOVE_UNKNOWN,      /* RTTA_REMOVE with no live region there */
-    TK_CRW_OVERLAP,             /* RTTA_ADD overlapping a live region */
-    TK_CRW_EMPTY_REGION,        /* RTTA_ADD with elemsize or elemcount 0 */
-    TK_CRW_REGION_WRAPS         /* RTTA_ADD region past the address space */
+    TK_CACHERAY_WARN_ZERO_SIZE = 1,       /* READ/WRITE of 0 bytes */
+    TK_CACHERAY_WARN_REMOVE_UNKNOWN,      /* RTTA_REMOVE with no live region there */
+    TK_CACHERAY_WARN_OVERLAP,             /* RTTA_ADD overlapping a live region */
+    TK_CACHERAY_WARN_EMPTY_REGION,        /* RTTA_ADD with elemsize or elemcount 0 */
+    TK_CACHERAY_WARN_REGION_WRAPS         /* RTTA_ADD region past the address space */
 } tk_cacheray_warning_kind;
 
 typedef struct tk_cacheray_warning {
@@ -149,7 +149,7 @@ tk_status tk_cacheray_write(tk_cacheray_writer *w,
 tk_status tk_cacheray_writer_flush(tk_cacheray_writer *w, tk_error *err);
 /* Flushes, then frees. Returns the flush status. */
 tk_status tk_cacheray_writer_free(tk_cacheray_writer *w, tk_error *err);
-/* Encode one record into `buf` (at least TK_CR_RTTA_ADD_FIXED +
+/* Encode one record into `buf` (at least TK_CACHERAY_RTTA_ADD_FIXED +
  * typename_len bytes); returns its length. */
 size_t tk_cacheray_encode(const tk_cacheray_record *rec, tk_endian endian,
                           uint8_t *buf);

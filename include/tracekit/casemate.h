@@ -17,88 +17,88 @@ extern "C" {
 
 /* Record kinds (the word after the opening bracket). */
 typedef enum tk_casemate_kind {
-    TK_CM_MEM_WRITE = 0,   /* mem_order, address, value */
-    TK_CM_MEM_READ,        /* address, value */
-    TK_CM_MEM_INIT,        /* address, size */
-    TK_CM_MEM_FREE,        /* address, size */
-    TK_CM_MEM_SET,         /* address, size, value */
-    TK_CM_SYSREG_WRITE,    /* sysreg, value ("sysreg-write" or "msr") */
-    TK_CM_BARRIER,         /* barrier */
-    TK_CM_TLBI,            /* tlbi, tlbi_operand [+ value | address, level] */
-    TK_CM_HINT,            /* hint, location, value */
-    TK_CM_LOCK,            /* address (of the lock) */
-    TK_CM_TRYLOCK,         /* address */
-    TK_CM_UNLOCK,          /* address */
-    TK_CM_KIND_COUNT
+    TK_CASEMATE_MEM_WRITE = 0,   /* mem_order, address, value */
+    TK_CASEMATE_MEM_READ,        /* address, value */
+    TK_CASEMATE_MEM_INIT,        /* address, size */
+    TK_CASEMATE_MEM_FREE,        /* address, size */
+    TK_CASEMATE_MEM_SET,         /* address, size, value */
+    TK_CASEMATE_SYSREG_WRITE,    /* sysreg, value ("sysreg-write" or "msr") */
+    TK_CASEMATE_BARRIER,         /* barrier */
+    TK_CASEMATE_TLBI,            /* tlbi, tlbi_operand [+ value | address, level] */
+    TK_CASEMATE_HINT,            /* hint, location, value */
+    TK_CASEMATE_LOCK,            /* address (of the lock) */
+    TK_CASEMATE_TRYLOCK,         /* address */
+    TK_CASEMATE_UNLOCK,          /* address */
+    TK_CASEMATE_KIND_COUNT
 } tk_casemate_kind;
 
 typedef enum tk_casemate_mem_order {
-    TK_CM_PLAIN = 0,
-    TK_CM_RELEASE,
-    TK_CM_MEM_ORDER_COUNT
+    TK_CASEMATE_PLAIN = 0,
+    TK_CASEMATE_RELEASE,
+    TK_CASEMATE_MEM_ORDER_COUNT
 } tk_casemate_mem_order;
 
 /* A barrier record is a DSB with its domain, or an ISB. */
 typedef enum tk_casemate_barrier {
-    TK_CM_DSB_NSH = 0,
-    TK_CM_DSB_ISH,
-    TK_CM_DSB_ISHST,
-    TK_CM_DSB_SY,
-    TK_CM_ISB,
-    TK_CM_BARRIER_COUNT
+    TK_CASEMATE_DSB_NSH = 0,
+    TK_CASEMATE_DSB_ISH,
+    TK_CASEMATE_DSB_ISHST,
+    TK_CASEMATE_DSB_SY,
+    TK_CASEMATE_ISB,
+    TK_CASEMATE_BARRIER_COUNT
 } tk_casemate_barrier;
 
 /* TLBI operations: casemate-check's eleven, in its order, then vae2 (in
  * the spec document only). */
 typedef enum tk_casemate_tlbi {
-    TK_CM_TLBI_VMALLS12E1 = 0,
-    TK_CM_TLBI_VMALLS12E1IS,
-    TK_CM_TLBI_VMALLE1IS,
-    TK_CM_TLBI_ALLE1,
-    TK_CM_TLBI_ALLE1IS,
-    TK_CM_TLBI_VMALLE1,
-    TK_CM_TLBI_ALLE2,
-    TK_CM_TLBI_ALLE2IS,
-    TK_CM_TLBI_VALE2IS,    /* by VA, last level: takes an operand */
-    TK_CM_TLBI_VAE2IS,     /* by VA: operand */
-    TK_CM_TLBI_IPAS2E1IS,  /* by IPA: operand */
-    TK_CM_TLBI_VAE2,       /* by VA, not broadcast: operand */
-    TK_CM_TLBI_COUNT
+    TK_CASEMATE_TLBI_VMALLS12E1 = 0,
+    TK_CASEMATE_TLBI_VMALLS12E1IS,
+    TK_CASEMATE_TLBI_VMALLE1IS,
+    TK_CASEMATE_TLBI_ALLE1,
+    TK_CASEMATE_TLBI_ALLE1IS,
+    TK_CASEMATE_TLBI_VMALLE1,
+    TK_CASEMATE_TLBI_ALLE2,
+    TK_CASEMATE_TLBI_ALLE2IS,
+    TK_CASEMATE_TLBI_VALE2IS,    /* by VA, last level: takes an operand */
+    TK_CASEMATE_TLBI_VAE2IS,     /* by VA: operand */
+    TK_CASEMATE_TLBI_IPAS2E1IS,  /* by IPA: operand */
+    TK_CASEMATE_TLBI_VAE2,       /* by VA, not broadcast: operand */
+    TK_CASEMATE_TLBI_COUNT
 } tk_casemate_tlbi;
 
 /* How a by-address TLBI gives its operand. */
 typedef enum tk_casemate_tlbi_operand {
-    TK_CM_OPERAND_NONE = 0,   /* operations without one (vmalls12e1, ...) */
-    TK_CM_OPERAND_VALUE,      /* (value V): the packed register operand as
+    TK_CASEMATE_OPERAND_NONE = 0,   /* operations without one (vmalls12e1, ...) */
+    TK_CASEMATE_OPERAND_VALUE,      /* (value V): the packed register operand as
                                  casemate writes it: V[43:0] = address >> 12,
                                  V[47:44] = TTL, V[63:48] = ASID/VMID */
-    TK_CM_OPERAND_ADDR_LEVEL  /* (addr A) (level L), the spec document's form */
+    TK_CASEMATE_OPERAND_ADDR_LEVEL  /* (addr A) (level L), the spec document's form */
 } tk_casemate_tlbi_operand;
 
 typedef enum tk_casemate_sysreg {
-    TK_CM_VTTBR_EL2 = 0,
-    TK_CM_TTBR0_EL2,       /* also read as "ttbr_el2" */
-    TK_CM_VTCR_EL2,
-    TK_CM_HCR_EL2,
-    TK_CM_TCR_EL2,
-    TK_CM_SCTLR_EL2,
-    TK_CM_MAIR_EL2,
-    TK_CM_SYSREG_COUNT
+    TK_CASEMATE_VTTBR_EL2 = 0,
+    TK_CASEMATE_TTBR0_EL2,       /* also read as "ttbr_el2" */
+    TK_CASEMATE_VTCR_EL2,
+    TK_CASEMATE_HCR_EL2,
+    TK_CASEMATE_TCR_EL2,
+    TK_CASEMATE_SCTLR_EL2,
+    TK_CASEMATE_MAIR_EL2,
+    TK_CASEMATE_SYSREG_COUNT
 } tk_casemate_sysreg;
 
 typedef enum tk_casemate_hint {
-    TK_CM_SET_ROOT_LOCK = 0,
-    TK_CM_SET_OWNER_ROOT,
-    TK_CM_RELEASE_TABLE,
-    TK_CM_SET_PTE_THREAD_OWNER,
-    TK_CM_HINT_COUNT
+    TK_CASEMATE_SET_ROOT_LOCK = 0,
+    TK_CASEMATE_SET_OWNER_ROOT,
+    TK_CASEMATE_RELEASE_TABLE,
+    TK_CASEMATE_SET_PTE_THREAD_OWNER,
+    TK_CASEMATE_HINT_COUNT
 } tk_casemate_hint;
 
 /* The optional source location at the end of a record. */
 typedef enum tk_casemate_src_kind {
-    TK_CM_SRC_NONE = 0,    /* no src */
-    TK_CM_SRC_STRING,      /* (src "file.c:12") or "file.c:12" */
-    TK_CM_SRC_INT          /* (src 12) or 12: a key into a tracepoint map */
+    TK_CASEMATE_SRC_NONE = 0,    /* no src */
+    TK_CASEMATE_SRC_STRING,      /* (src "file.c:12") or "file.c:12" */
+    TK_CASEMATE_SRC_INT          /* (src 12) or 12: a key into a tracepoint map */
 } tk_casemate_src_kind;
 
 /* One record. Fields a kind does not use (see tk_casemate_kind) are zero
@@ -177,8 +177,8 @@ uint64_t tk_casemate_reader_expected_line(const tk_casemate_reader *r);
  *   (mem-write 5 0 plain 1000 3 "f.c:36")
  * Both read back to the same record. */
 typedef enum tk_casemate_style {
-    TK_CM_KEYWORD = 0,
-    TK_CM_COMPACT
+    TK_CASEMATE_KEYWORD = 0,
+    TK_CASEMATE_COMPACT
 } tk_casemate_style;
 
 typedef struct tk_casemate_writer tk_casemate_writer;
@@ -203,9 +203,9 @@ tk_status tk_casemate_writer_free(tk_casemate_writer *w, tk_error *err);
 const char *tk_casemate_record_problem(const tk_casemate_record *rec);
 /* One record as text (no newline) into `buf` of `size` bytes, truncated
  * and NUL-terminated like snprintf; returns the full length. A record
- * takes at most TK_CM_FORMAT_MAX + src_len bytes. `rec` must be
+ * takes at most TK_CASEMATE_FORMAT_MAX + src_len bytes. `rec` must be
  * acceptable (tk_casemate_record_problem). */
-enum { TK_CM_FORMAT_MAX = 256 };
+enum { TK_CASEMATE_FORMAT_MAX = 256 };
 size_t tk_casemate_format(const tk_casemate_record *rec, tk_casemate_style style,
                           char *buf, size_t size);
 

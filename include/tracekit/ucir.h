@@ -56,13 +56,13 @@ enum { TK_UCIR_PROT_READ = 1, TK_UCIR_PROT_WRITE = 2, TK_UCIR_PROT_EXEC = 4 };
 
 /* Unicorn architecture enums (uc_arch) and the modes tracekit names. */
 enum {
-    TK_UC_ARCH_ARM = 1, TK_UC_ARCH_ARM64 = 2, TK_UC_ARCH_MIPS = 3,
-    TK_UC_ARCH_X86 = 4, TK_UC_ARCH_PPC = 5, TK_UC_ARCH_SPARC = 6,
-    TK_UC_ARCH_M68K = 7
+    TK_UCIR_ARCH_ARM = 1, TK_UCIR_ARCH_ARM64 = 2, TK_UCIR_ARCH_MIPS = 3,
+    TK_UCIR_ARCH_X86 = 4, TK_UCIR_ARCH_PPC = 5, TK_UCIR_ARCH_SPARC = 6,
+    TK_UCIR_ARCH_M68K = 7
 };
 enum {
-    TK_UC_MODE_16 = 2, TK_UC_MODE_32 = 4, TK_UC_MODE_64 = 8,
-    TK_UC_MODE_BIG_ENDIAN = 1 << 30
+    TK_UCIR_MODE_16 = 2, TK_UCIR_MODE_32 = 4, TK_UCIR_MODE_64 = 8,
+    TK_UCIR_MODE_BIG_ENDIAN = 1 << 30
 };
 
 typedef struct tk_ucir_header {

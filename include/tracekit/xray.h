@@ -57,17 +57,17 @@ const char *tk_xray_kind_name(tk_xray_kind k); /* "function-enter", ... */
 
 /* ---- raw FDR records, in file order (what `dump` shows) */
 typedef enum tk_xray_fdr_kind {
-    TK_FDR_NEW_BUFFER = 0,
-    TK_FDR_END_OF_BUFFER = 1,
-    TK_FDR_NEW_CPU = 2,
-    TK_FDR_TSC_WRAP = 3,
-    TK_FDR_WALLTIME = 4,
-    TK_FDR_CUSTOM_EVENT = 5,
-    TK_FDR_CALL_ARG = 6,
-    TK_FDR_BUFFER_EXTENTS = 7,
-    TK_FDR_TYPED_EVENT = 8,
-    TK_FDR_PID = 9,
-    TK_FDR_FUNCTION = 16
+    TK_XRAY_FDR_NEW_BUFFER = 0,
+    TK_XRAY_FDR_END_OF_BUFFER = 1,
+    TK_XRAY_FDR_NEW_CPU = 2,
+    TK_XRAY_FDR_TSC_WRAP = 3,
+    TK_XRAY_FDR_WALLTIME = 4,
+    TK_XRAY_FDR_CUSTOM_EVENT = 5,
+    TK_XRAY_FDR_CALL_ARG = 6,
+    TK_XRAY_FDR_BUFFER_EXTENTS = 7,
+    TK_XRAY_FDR_TYPED_EVENT = 8,
+    TK_XRAY_FDR_PID = 9,
+    TK_XRAY_FDR_FUNCTION = 16
 } tk_xray_fdr_kind;
 
 typedef struct tk_xray_fdr_record {

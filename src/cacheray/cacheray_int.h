@@ -6,18 +6,18 @@
 #include <tracekit/format.h>
 
 /* A reader honouring the "endian" option and the selection of `o`
- * (flags: TK_CR_SELECT_*). */
-tk_cacheray_reader *tk_cr_open(tk_input *in, const tk_options *o, unsigned select_flags,
+ * (flags: TK_CACHERAY_SELECT_*). */
+tk_cacheray_reader *tk_cacheray_open(tk_input *in, const tk_options *o, unsigned select_flags,
                                tk_error *err);
 
 /* Where a record stands in a selection (select.c). */
-enum { TK_CR_SEL_DROP, TK_CR_SEL_KEEP, TK_CR_SEL_CONTEXT, TK_CR_SEL_END };
-int tk_cr_select(const tk_selection *s, unsigned flags, const tk_cacheray_record *rec,
+enum { TK_CACHERAY_SEL_DROP, TK_CACHERAY_SEL_KEEP, TK_CACHERAY_SEL_CONTEXT, TK_CACHERAY_SEL_END };
+int tk_cacheray_select(const tk_selection *s, unsigned flags, const tk_cacheray_record *rec,
                  uint64_t index);
-const char *tk_cr_endian_name(tk_endian e);
+const char *tk_cacheray_endian_name(tk_endian e);
 /* One dump record (text line or JSON object). */
-void tk_cr_sink_record(tk_sink *s, const tk_cacheray_record *rec,
+void tk_cacheray_sink_record(tk_sink *s, const tk_cacheray_record *rec,
                        uint64_t index, uint64_t offset);
-tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 
 #endif

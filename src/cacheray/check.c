@@ -59,11 +59,11 @@ uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c) { return c->nliv
 static const char *warning_code(tk_cacheray_warning_kind k)
 {
     switch (k) {
-    case TK_CRW_ZERO_SIZE: return "zero-size";
-    case TK_CRW_REMOVE_UNKNOWN: return "remove-unknown";
-    case TK_CRW_OVERLAP: return "overlap";
-    case TK_CRW_EMPTY_REGION: return "empty-region";
-    case TK_CRW_REGION_WRAPS: return "region-wraps";
+    case TK_CACHERAY_WARN_ZERO_SIZE: return "zero-size";
+    case TK_CACHERAY_WARN_REMOVE_UNKNOWN: return "remove-unknown";
+    case TK_CACHERAY_WARN_OVERLAP: return "overlap";
+    case TK_CACHERAY_WARN_EMPTY_REGION: return "empty-region";
+    case TK_CACHERAY_WARN_REGION_WRAPS: return "region-wraps";
     }
     return "warning";
 }
@@ -71,11 +71,11 @@ static const char *warning_code(tk_cacheray_warning_kind k)
 static const char *warning_text(tk_cacheray_warning_kind k)
 {
     switch (k) {
-    case TK_CRW_ZERO_SIZE: return "access of 0 bytes";
-    case TK_CRW_REMOVE_UNKNOWN: return "rtta_remove with no live region starting there";
-    case TK_CRW_OVERLAP: return "rtta_add overlaps a live region, which it ends";
-    case TK_CRW_EMPTY_REGION: return "rtta_add of an empty region (elemsize or elemcount 0)";
-    case TK_CRW_REGION_WRAPS: return "rtta_add region runs past the end of the address space";
+    case TK_CACHERAY_WARN_ZERO_SIZE: return "access of 0 bytes";
+    case TK_CACHERAY_WARN_REMOVE_UNKNOWN: return "rtta_remove with no live region starting there";
+    case TK_CACHERAY_WARN_OVERLAP: return "rtta_add overlaps a live region, which it ends";
+    case TK_CACHERAY_WARN_EMPTY_REGION: return "rtta_add of an empty region (elemsize or elemcount 0)";
+    case TK_CACHERAY_WARN_REGION_WRAPS: return "rtta_add region runs past the end of the address space";
     }
     return "warning";
 }
@@ -128,9 +128,9 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
     uint64_t start = rec->addr, last = start + size - 1;
     int empty = size == 0;
     if (empty)
-        warn(w, TK_CRW_EMPTY_REGION, 0);
+        warn(w, TK_CACHERAY_WARN_EMPTY_REGION, 0);
     else if (last < start) {
-        warn(w, TK_CRW_REGION_WRAPS, 0);
+        warn(w, TK_CACHERAY_WARN_REGION_WRAPS, 0);
         last = UINT64_MAX;
     }
     /* End every live region the new one overlaps: the predecessor may
@@ -143,7 +143,7 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
     while (prev && prev->empty)
         prev = RB_PREV(region_tree, &c->live, prev);
     if (prev && overlaps(prev, start, last, empty)) {
-        warn(w, TK_CRW_OVERLAP, prev->start);
+        warn(w, TK_CACHERAY_WARN_OVERLAP, prev->start);
         RB_REMOVE(region_tree, &c->live, prev);
         free(prev);
         c->nlive--;
@@ -153,7 +153,7 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
     while (r && (r->start == start || (!empty && r->start <= last))) {
         region *next = RB_NEXT(region_tree, &c->live, r);
         if (overlaps(r, start, last, empty)) {
-            warn(w, TK_CRW_OVERLAP, r->start);
+            warn(w, TK_CACHERAY_WARN_OVERLAP, r->start);
             RB_REMOVE(region_tree, &c->live, r);
             free(r);
             c->nlive--;
@@ -178,20 +178,20 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
     warn_out w = {c, out, cap, 0, offset, index, rec->addr};
     c->nlast = 0;
     switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
         if (rec->size == 0)
-            warn(&w, TK_CRW_ZERO_SIZE, 0);
+            warn(&w, TK_CACHERAY_WARN_ZERO_SIZE, 0);
         break;
-    case TK_CR_RTTA_ADD:
+    case TK_CACHERAY_RTTA_ADD:
         if (add_region(c, rec, &w) != 0)
             return -1;
         break;
-    case TK_CR_RTTA_REMOVE: {
+    case TK_CACHERAY_RTTA_REMOVE: {
         region key = {.start = rec->addr};
         region *r = RB_FIND(region_tree, &c->live, &key);
         if (!r) {
-            warn(&w, TK_CRW_REMOVE_UNKNOWN, 0);
+            warn(&w, TK_CACHERAY_WARN_REMOVE_UNKNOWN, 0);
         } else {
             RB_REMOVE(region_tree, &c->live, r);
             free(r);

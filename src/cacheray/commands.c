@@ -28,7 +28,7 @@ static tk_status parse_endian(const tk_options *o, const char *key,
     return TK_OK;
 }
 
-tk_cacheray_reader *tk_cr_open(tk_input *in, const tk_options *o, unsigned select_flags,
+tk_cacheray_reader *tk_cacheray_open(tk_input *in, const tk_options *o, unsigned select_flags,
                                tk_error *err)
 {
     tk_endian e;
@@ -44,14 +44,14 @@ tk_cacheray_reader *tk_cr_open(tk_input *in, const tk_options *o, unsigned selec
     return r;
 }
 
-const char *tk_cr_endian_name(tk_endian e)
+const char *tk_cacheray_endian_name(tk_endian e)
 {
     return e == TK_ENDIAN_BIG ? "big" : "little";
 }
 
 /* ---------------------------------------------------------------- dump */
 
-void tk_cr_sink_record(tk_sink *s, const tk_cacheray_record *rec,
+void tk_cacheray_sink_record(tk_sink *s, const tk_cacheray_record *rec,
                        uint64_t index, uint64_t offset)
 {
     tk_sink_record_begin(s);
@@ -60,27 +60,27 @@ void tk_cr_sink_record(tk_sink *s, const tk_cacheray_record *rec,
     tk_sink_cstr(s, "kind", tk_cacheray_type_name(rec->type), TK_SINK_BARE | TK_SINK_ENUM);
     tk_sink_u64(s, "addr", rec->addr, TK_SINK_ADDR);
     switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
         tk_sink_u64(s, "size", rec->size, 0);
         tk_sink_u64(s, "thread", rec->thread, 0);
         if (tk_sink_get_style(s) == TK_SINK_JSON) {
-            tk_sink_bool(s, "atomic", (rec->flags & TK_CR_ATOMIC) != 0);
-            tk_sink_bool(s, "unaligned", (rec->flags & TK_CR_UNALIGNED) != 0);
+            tk_sink_bool(s, "atomic", (rec->flags & TK_CACHERAY_ATOMIC) != 0);
+            tk_sink_bool(s, "unaligned", (rec->flags & TK_CACHERAY_UNALIGNED) != 0);
         } else { /* text lines name only the flags that are set */
-            if (rec->flags & TK_CR_ATOMIC)
+            if (rec->flags & TK_CACHERAY_ATOMIC)
                 tk_sink_cstr(s, "atomic", "atomic", TK_SINK_BARE);
-            if (rec->flags & TK_CR_UNALIGNED)
+            if (rec->flags & TK_CACHERAY_UNALIGNED)
                 tk_sink_cstr(s, "unaligned", "unaligned", TK_SINK_BARE);
         }
         break;
-    case TK_CR_RTTA_ADD:
+    case TK_CACHERAY_RTTA_ADD:
         tk_sink_u64(s, "thread", rec->thread, 0);
         tk_sink_u64(s, "elem_size", rec->elemsize, 0);
         tk_sink_u64(s, "elem_count", rec->elemcount, 0);
         tk_sink_str(s, "type_name", rec->type_name, rec->typename_len, 0);
         break;
-    case TK_CR_RTTA_REMOVE:
+    case TK_CACHERAY_RTTA_REMOVE:
         tk_sink_u64(s, "thread", rec->thread, 0);
         break;
     }
@@ -94,7 +94,7 @@ static tk_status cr_dump(tk_input *in, const tk_options *o, tk_sink *s,
     if (tk_options_get_u64(o, "skip", 0, &skip, err) != TK_OK ||
         tk_options_get_u64(o, "limit", UINT64_MAX, &limit, err) != TK_OK)
         return err->status;
-    tk_cacheray_reader *r = tk_cr_open(in, o, TK_CR_SELECT_STOP, err);
+    tk_cacheray_reader *r = tk_cacheray_open(in, o, TK_CACHERAY_SELECT_STOP, err);
     if (!r)
         return err->status;
     tk_cacheray_record rec;
@@ -103,7 +103,7 @@ static tk_status cr_dump(tk_input *in, const tk_options *o, tk_sink *s,
     while (shown < limit && (rc = tk_cacheray_next(r, &rec, err)) > 0) {
         if (seen++ < skip) /* counts the records selected */
             continue;
-        tk_cr_sink_record(s, &rec, tk_cacheray_reader_index(r), tk_cacheray_reader_offset(r));
+        tk_cacheray_sink_record(s, &rec, tk_cacheray_reader_index(r), tk_cacheray_reader_offset(r));
         shown++;
     }
     tk_cacheray_reader_free(r);
@@ -120,7 +120,7 @@ static void sink_warning(tk_sink *s, const tk_cacheray_warning *w)
     tk_sink_u64(s, "offset", w->offset, TK_SINK_HEX);
     tk_sink_cstr(s, "code", w->code, TK_SINK_ENUM);
     tk_sink_u64(s, "addr", w->addr, TK_SINK_ADDR);
-    if (w->kind == TK_CRW_OVERLAP)
+    if (w->kind == TK_CACHERAY_WARN_OVERLAP)
         tk_sink_u64(s, "region_addr", w->other_addr, TK_SINK_ADDR);
     tk_sink_cstr(s, "message", w->message, 0);
     tk_sink_record_end(s);
@@ -129,7 +129,7 @@ static void sink_warning(tk_sink *s, const tk_cacheray_warning *w)
 static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                              uint64_t *nwarnings, tk_error *err)
 {
-    tk_cacheray_reader *r = tk_cr_open(in, o, 0, err);
+    tk_cacheray_reader *r = tk_cacheray_open(in, o, 0, err);
     if (!r)
         return err->status;
     tk_cacheray_checker *c = tk_cacheray_checker_new();
@@ -142,7 +142,7 @@ static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
     int rc = 0;
     while ((rc = tk_cacheray_next(r, &rec, err)) > 0) {
         /* Accesses of non-zero size are the common case and need no check. */
-        if (rec.type <= TK_CR_WRITE && rec.size)
+        if (rec.type <= TK_CACHERAY_WRITE && rec.size)
             continue;
         int n = tk_cacheray_check(c, &rec, tk_cacheray_reader_offset(r),
                                   tk_cacheray_reader_index(r), NULL, 0);
@@ -171,9 +171,9 @@ static tk_status cr_convert(tk_input *in, const tk_options *o, const char *targe
                             FILE *out, tk_error *err)
 {
     /* a Cacheray subset keeps the annotations its accesses are typed by */
-    unsigned flags = TK_CR_SELECT_STOP |
-                     (strcmp(target, "cacheray") == 0 ? TK_CR_SELECT_CONTEXT : 0);
-    tk_cacheray_reader *r = tk_cr_open(in, o, flags, err);
+    unsigned flags = TK_CACHERAY_SELECT_STOP |
+                     (strcmp(target, "cacheray") == 0 ? TK_CACHERAY_SELECT_CONTEXT : 0);
+    tk_cacheray_reader *r = tk_cacheray_open(in, o, flags, err);
     if (!r)
         return err->status;
     tk_status st = TK_OK;
@@ -186,7 +186,7 @@ static tk_status cr_convert(tk_input *in, const tk_options *o, const char *targe
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         }
         while ((rc = tk_cacheray_next(r, &rec, err)) > 0)
-            tk_cr_sink_record(s, &rec, tk_cacheray_reader_index(r),
+            tk_cacheray_sink_record(s, &rec, tk_cacheray_reader_index(r),
                               tk_cacheray_reader_offset(r));
         st = rc < 0 ? err->status : tk_sink_finish(s, err);
         tk_sink_free(s);
@@ -224,11 +224,11 @@ static int cr_plausible(const uint8_t *d, uint8_t base, int big)
     uint64_t addr = tk_ld64(d + 1, big), top = addr >> 47;
     if (addr == 0 || (top != 0 && top != 0x1FFFF))
         return 0;
-    if (base == TK_CR_READ || base == TK_CR_WRITE)
+    if (base == TK_CACHERAY_READ || base == TK_CACHERAY_WRITE)
         return d[9] != 0 && tk_ld64(d + 10, big) < ((uint64_t)1 << 32);
     if (tk_ld64(d + 9, big) >= ((uint64_t)1 << 32))
         return 0;
-    if (base == TK_CR_RTTA_REMOVE)
+    if (base == TK_CACHERAY_RTTA_REMOVE)
         return 1;
     uint32_t len = tk_ld32(d + 25, big);
     if (tk_ld32(d + 17, big) >= (1u << 24) || tk_ld32(d + 21, big) >= (1u << 24) ||
@@ -251,16 +251,16 @@ static int cr_probe(const uint8_t *d, size_t n, int whole)
     size_t i = 0;
     int records = 0, real = 0;
     while (i < n && records < 64) {
-        uint8_t tag = d[i], base = tag & (uint8_t)~TK_CR_FLAG_MASK;
+        uint8_t tag = d[i], base = tag & (uint8_t)~TK_CACHERAY_FLAG_MASK;
         size_t len;
-        if (base == TK_CR_READ || base == TK_CR_WRITE) {
-            len = TK_CR_ACCESS_SIZE;
-        } else if (base == TK_CR_RTTA_REMOVE && !(tag & TK_CR_FLAG_MASK)) {
-            len = TK_CR_RTTA_REMOVE_SIZE;
-        } else if (base == TK_CR_RTTA_ADD && !(tag & TK_CR_FLAG_MASK)) {
-            if (n - i < TK_CR_RTTA_ADD_FIXED)
+        if (base == TK_CACHERAY_READ || base == TK_CACHERAY_WRITE) {
+            len = TK_CACHERAY_ACCESS_SIZE;
+        } else if (base == TK_CACHERAY_RTTA_REMOVE && !(tag & TK_CACHERAY_FLAG_MASK)) {
+            len = TK_CACHERAY_RTTA_REMOVE_SIZE;
+        } else if (base == TK_CACHERAY_RTTA_ADD && !(tag & TK_CACHERAY_FLAG_MASK)) {
+            if (n - i < TK_CACHERAY_RTTA_ADD_FIXED)
                 break;
-            len = TK_CR_RTTA_ADD_FIXED + (size_t)tk_ld32(d + i + 25, big);
+            len = TK_CACHERAY_RTTA_ADD_FIXED + (size_t)tk_ld32(d + i + 25, big);
         } else {
             return 0;
         }
@@ -277,11 +277,11 @@ const struct tk_format tk_fmt_cacheray = {
     .name = "cacheray",
     .description = "Cacheray memory-access trace with run-time type annotations",
     .probe = cr_probe,
-    .info = tk_cr_info,
+    .info = tk_cacheray_info,
     .dump = cr_dump,
     .validate = cr_validate,
     .convert = cr_convert,
-    .report = tk_cr_sim_report,
+    .report = tk_cacheray_sim_report,
     .targets = cr_targets,
     .options = (const char *const[]){"endian", "out-endian", "thread", "range", "addr", NULL},
 };

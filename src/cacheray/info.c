@@ -52,12 +52,12 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
                  const type_stats *by_type, tk_map *threads, uint64_t amin,
                  uint64_t amax, tk_map *rtta, uint64_t live)
 {
-    static const tk_cacheray_type order[] = {TK_CR_READ, TK_CR_WRITE,
-                                             TK_CR_RTTA_ADD, TK_CR_RTTA_REMOVE};
+    static const tk_cacheray_type order[] = {TK_CACHERAY_READ, TK_CACHERAY_WRITE,
+                                             TK_CACHERAY_RTTA_ADD, TK_CACHERAY_RTTA_REMOVE};
     tk_sink_object_begin(s, NULL);
     tk_sink_cstr(s, "file", tk_input_name(in), 0);
     tk_sink_cstr(s, "format", "cacheray", 0);
-    tk_sink_cstr(s, "byte_order", tk_cr_endian_name(endian), 0);
+    tk_sink_cstr(s, "byte_order", tk_cacheray_endian_name(endian), 0);
     tk_sink_u64(s, "size", size, 0);
     tk_sink_u64(s, "records", records, 0);
     tk_sink_array_begin(s, "by_kind");
@@ -66,7 +66,7 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
         tk_sink_object_begin(s, NULL);
         tk_sink_cstr(s, "kind", tk_cacheray_type_name(order[i]), TK_SINK_ENUM);
         tk_sink_u64(s, "count", t->count, 0);
-        if (order[i] <= TK_CR_WRITE) {
+        if (order[i] <= TK_CACHERAY_WRITE) {
             tk_sink_u64(s, "atomic_count", t->atomic, 0);
             tk_sink_u64(s, "unaligned_count", t->unaligned, 0);
             tk_sink_u64(s, "bytes", t->bytes, 0);
@@ -133,9 +133,9 @@ static int count_run(tk_map *threads, uint64_t thread, uint64_t n)
     return !n || t;
 }
 
-tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_cacheray_reader *r = tk_cr_open(in, o, 0, err);
+    tk_cacheray_reader *r = tk_cacheray_open(in, o, 0, err);
     if (!r)
         return err->status;
     tk_cacheray_checker *live = tk_cacheray_checker_new();
@@ -164,9 +164,9 @@ tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
             run = 0;
         }
         run++;
-        if (rec.type <= TK_CR_WRITE) {
-            t->atomic += (rec.flags & TK_CR_ATOMIC) != 0;
-            t->unaligned += (rec.flags & TK_CR_UNALIGNED) != 0;
+        if (rec.type <= TK_CACHERAY_WRITE) {
+            t->atomic += (rec.flags & TK_CACHERAY_ATOMIC) != 0;
+            t->unaligned += (rec.flags & TK_CACHERAY_UNALIGNED) != 0;
             t->bytes += rec.size;
             uint64_t last = rec.addr + (rec.size ? rec.size - 1u : 0u);
             if (last < rec.addr)
@@ -181,7 +181,7 @@ tk_status tk_cr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
             st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
             break;
         }
-        if (rec.type == TK_CR_RTTA_ADD) {
+        if (rec.type == TK_CACHERAY_RTTA_ADD) {
             rtta_stats *x = tk_map_str(&rtta, rec.type_name, rec.typename_len);
             if (!x) {
                 st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");

@@ -20,17 +20,17 @@ struct tk_cacheray_reader {
     uint64_t next_index;
     int failed;
     tk_selection *sel;            /* our copy; NULL: every record */
-    unsigned sel_flags;           /* TK_CR_SELECT_* */
+    unsigned sel_flags;           /* TK_CACHERAY_SELECT_* */
     int selected;                 /* the last record is selected (else context) */
 };
 
 const char *tk_cacheray_type_name(tk_cacheray_type t)
 {
     switch (t) {
-    case TK_CR_READ: return "read";
-    case TK_CR_WRITE: return "write";
-    case TK_CR_RTTA_ADD: return "rtta_add";
-    case TK_CR_RTTA_REMOVE: return "rtta_remove";
+    case TK_CACHERAY_READ: return "read";
+    case TK_CACHERAY_WRITE: return "write";
+    case TK_CACHERAY_RTTA_ADD: return "rtta_add";
+    case TK_CACHERAY_RTTA_REMOVE: return "rtta_remove";
     }
     return "unknown";
 }
@@ -57,24 +57,24 @@ static long detect_score(const uint8_t *d, size_t n, int big)
     long score = 0;
     size_t i = 0;
     for (int rec = 0; rec < 4096 && i < n; rec++) {
-        uint8_t tag = d[i], base = tag & ~TK_CR_FLAG_MASK;
-        if (base == TK_CR_READ || base == TK_CR_WRITE) {
-            if (n - i < TK_CR_ACCESS_SIZE)
+        uint8_t tag = d[i], base = tag & ~TK_CACHERAY_FLAG_MASK;
+        if (base == TK_CACHERAY_READ || base == TK_CACHERAY_WRITE) {
+            if (n - i < TK_CACHERAY_ACCESS_SIZE)
                 break;
             score += canonical(tk_ld64(d + i + 1, big));
             score += tk_ld64(d + i + 10, big) < ((uint64_t)1 << 32);
-            i += TK_CR_ACCESS_SIZE;
-        } else if (base == TK_CR_RTTA_REMOVE && !(tag & TK_CR_FLAG_MASK)) {
-            if (n - i < TK_CR_RTTA_REMOVE_SIZE)
+            i += TK_CACHERAY_ACCESS_SIZE;
+        } else if (base == TK_CACHERAY_RTTA_REMOVE && !(tag & TK_CACHERAY_FLAG_MASK)) {
+            if (n - i < TK_CACHERAY_RTTA_REMOVE_SIZE)
                 break;
             score += canonical(tk_ld64(d + i + 1, big));
             score += tk_ld64(d + i + 9, big) < ((uint64_t)1 << 32);
-            i += TK_CR_RTTA_REMOVE_SIZE;
-        } else if (base == TK_CR_RTTA_ADD && !(tag & TK_CR_FLAG_MASK)) {
-            if (n - i < TK_CR_RTTA_ADD_FIXED)
+            i += TK_CACHERAY_RTTA_REMOVE_SIZE;
+        } else if (base == TK_CACHERAY_RTTA_ADD && !(tag & TK_CACHERAY_FLAG_MASK)) {
+            if (n - i < TK_CACHERAY_RTTA_ADD_FIXED)
                 break;
             uint32_t len = tk_ld32(d + i + 25, big);
-            if (len > n - i - TK_CR_RTTA_ADD_FIXED) {
+            if (len > n - i - TK_CACHERAY_RTTA_ADD_FIXED) {
                 /* A name running past the sample is only plausible when
                  * the sample is cut short and the length is modest. */
                 if (len > 4096)
@@ -86,7 +86,7 @@ static long detect_score(const uint8_t *d, size_t n, int big)
             score += tk_ld32(d + i + 17, big) < (1u << 24);
             score += tk_ld32(d + i + 21, big) < (1u << 24);
             score += 2 * (len < 4096 && printable(d + i + 29, len));
-            i += TK_CR_RTTA_ADD_FIXED + len;
+            i += TK_CACHERAY_RTTA_ADD_FIXED + len;
         } else {
             score -= 8; /* desynchronised: this order is likely wrong */
             break;
@@ -155,8 +155,8 @@ uint64_t tk_cacheray_reader_index(const tk_cacheray_reader *r) { return r->rec_i
 
 static const char *record_label(uint8_t base)
 {
-    return base == TK_CR_RTTA_ADD ? "rtta_add" : base == TK_CR_RTTA_REMOVE ? "rtta_remove"
-           : base == TK_CR_WRITE  ? "write" : "read";
+    return base == TK_CACHERAY_RTTA_ADD ? "rtta_add" : base == TK_CACHERAY_RTTA_REMOVE ? "rtta_remove"
+           : base == TK_CACHERAY_WRITE  ? "write" : "read";
 }
 
 static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error *err)
@@ -164,8 +164,8 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
     if (r->failed)
         return -1;
     size_t avail = tk_cursor_avail(&r->cur);
-    if (avail < TK_CR_RTTA_ADD_FIXED) {
-        int64_t n = tk_cursor_refill(&r->cur, TK_CR_RTTA_ADD_FIXED, err);
+    if (avail < TK_CACHERAY_RTTA_ADD_FIXED) {
+        int64_t n = tk_cursor_refill(&r->cur, TK_CACHERAY_RTTA_ADD_FIXED, err);
         if (n < 0) {
             r->failed = 1;
             return -1;
@@ -176,13 +176,13 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
     }
     const uint8_t *p = r->cur.p;
     uint64_t off = tk_cursor_offset(&r->cur);
-    uint8_t tag = p[0], base = tag & (uint8_t)~TK_CR_FLAG_MASK, flags = tag & TK_CR_FLAG_MASK;
+    uint8_t tag = p[0], base = tag & (uint8_t)~TK_CACHERAY_FLAG_MASK, flags = tag & TK_CACHERAY_FLAG_MASK;
     size_t len;
     int big = r->big;
     switch (base) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
-        len = TK_CR_ACCESS_SIZE;
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
+        len = TK_CACHERAY_ACCESS_SIZE;
         if (avail < len)
             goto truncated;
         rec->type = (tk_cacheray_type)base;
@@ -193,22 +193,22 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
         rec->elemsize = rec->elemcount = rec->typename_len = 0;
         rec->type_name = NULL;
         break;
-    case TK_CR_RTTA_ADD:
+    case TK_CACHERAY_RTTA_ADD:
         if (flags)
             goto flagged;
-        len = TK_CR_RTTA_ADD_FIXED;
+        len = TK_CACHERAY_RTTA_ADD_FIXED;
         if (avail < len)
             goto truncated;
         rec->typename_len = tk_ld32(p + 25, big);
-        if (rec->typename_len > avail - TK_CR_RTTA_ADD_FIXED) {
-            size_t need = TK_CR_RTTA_ADD_FIXED + (size_t)rec->typename_len;
+        if (rec->typename_len > avail - TK_CACHERAY_RTTA_ADD_FIXED) {
+            size_t need = TK_CACHERAY_RTTA_ADD_FIXED + (size_t)rec->typename_len;
             int64_t total = tk_input_size(r->cur.in);
             if (total >= 0 && off + need > (uint64_t)total)
                 FAIL(off + 25,
                             "rtta_add type name of %llu bytes runs past the end "
                             "of the file (%llu bytes left)",
                             (unsigned long long)rec->typename_len,
-                            (unsigned long long)((uint64_t)total - off - TK_CR_RTTA_ADD_FIXED));
+                            (unsigned long long)((uint64_t)total - off - TK_CACHERAY_RTTA_ADD_FIXED));
             int64_t n = tk_cursor_refill(&r->cur, need, err); /* a pipe: buffer the name */
             if (n < 0) {
                 r->failed = 1;
@@ -221,25 +221,25 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
                             "rtta_add type name of %llu bytes runs past the end "
                             "of the input (%llu bytes left)",
                             (unsigned long long)rec->typename_len,
-                            (unsigned long long)(avail - TK_CR_RTTA_ADD_FIXED));
+                            (unsigned long long)(avail - TK_CACHERAY_RTTA_ADD_FIXED));
         }
-        len = TK_CR_RTTA_ADD_FIXED + rec->typename_len;
-        rec->type = TK_CR_RTTA_ADD;
+        len = TK_CACHERAY_RTTA_ADD_FIXED + rec->typename_len;
+        rec->type = TK_CACHERAY_RTTA_ADD;
         rec->flags = 0;
         rec->size = 0;
         rec->addr = tk_ld64(p + 1, big);
         rec->thread = tk_ld64(p + 9, big);
         rec->elemsize = tk_ld32(p + 17, big);
         rec->elemcount = tk_ld32(p + 21, big);
-        rec->type_name = (const char *)p + TK_CR_RTTA_ADD_FIXED;
+        rec->type_name = (const char *)p + TK_CACHERAY_RTTA_ADD_FIXED;
         break;
-    case TK_CR_RTTA_REMOVE:
+    case TK_CACHERAY_RTTA_REMOVE:
         if (flags)
             goto flagged;
-        len = TK_CR_RTTA_REMOVE_SIZE;
+        len = TK_CACHERAY_RTTA_REMOVE_SIZE;
         if (avail < len)
             goto truncated;
-        rec->type = TK_CR_RTTA_REMOVE;
+        rec->type = TK_CACHERAY_RTTA_REMOVE;
         rec->flags = 0;
         rec->size = 0;
         rec->addr = tk_ld64(p + 1, big);
@@ -271,11 +271,11 @@ int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error *e
         int rc = next_record(r, rec, err);
         if (rc <= 0)
             return rc;
-        int v = tk_cr_select(r->sel, r->sel_flags, rec, r->rec_index);
-        if (v == TK_CR_SEL_END)
+        int v = tk_cacheray_select(r->sel, r->sel_flags, rec, r->rec_index);
+        if (v == TK_CACHERAY_SEL_END)
             return 0;
-        r->selected = v == TK_CR_SEL_KEEP;
-        if (v != TK_CR_SEL_DROP)
+        r->selected = v == TK_CACHERAY_SEL_KEEP;
+        if (v != TK_CACHERAY_SEL_DROP)
             return 1;
     }
 }

@@ -20,28 +20,28 @@ size_t tk_cacheray_encode(const tk_cacheray_record *rec, tk_endian endian,
 {
     int big = endian == TK_ENDIAN_BIG;
     switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
-        b[0] = (uint8_t)(rec->type | (rec->flags & TK_CR_FLAG_MASK));
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
+        b[0] = (uint8_t)(rec->type | (rec->flags & TK_CACHERAY_FLAG_MASK));
         tk_st64(b + 1, rec->addr, big);
         b[9] = rec->size;
         tk_st64(b + 10, rec->thread, big);
-        return TK_CR_ACCESS_SIZE;
-    case TK_CR_RTTA_ADD:
-        b[0] = TK_CR_RTTA_ADD;
+        return TK_CACHERAY_ACCESS_SIZE;
+    case TK_CACHERAY_RTTA_ADD:
+        b[0] = TK_CACHERAY_RTTA_ADD;
         tk_st64(b + 1, rec->addr, big);
         tk_st64(b + 9, rec->thread, big);
         tk_st32(b + 17, rec->elemsize, big);
         tk_st32(b + 21, rec->elemcount, big);
         tk_st32(b + 25, rec->typename_len, big);
         if (rec->typename_len)
-            memcpy(b + TK_CR_RTTA_ADD_FIXED, rec->type_name, rec->typename_len);
-        return TK_CR_RTTA_ADD_FIXED + (size_t)rec->typename_len;
-    case TK_CR_RTTA_REMOVE:
-        b[0] = TK_CR_RTTA_REMOVE;
+            memcpy(b + TK_CACHERAY_RTTA_ADD_FIXED, rec->type_name, rec->typename_len);
+        return TK_CACHERAY_RTTA_ADD_FIXED + (size_t)rec->typename_len;
+    case TK_CACHERAY_RTTA_REMOVE:
+        b[0] = TK_CACHERAY_RTTA_REMOVE;
         tk_st64(b + 1, rec->addr, big);
         tk_st64(b + 9, rec->thread, big);
-        return TK_CR_RTTA_REMOVE_SIZE;
+        return TK_CACHERAY_RTTA_REMOVE_SIZE;
     }
     return 0;
 }
@@ -81,24 +81,24 @@ tk_status tk_cacheray_write(tk_cacheray_writer *w, const tk_cacheray_record *rec
 {
     size_t need;
     switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
-        if (rec->flags & ~TK_CR_FLAG_MASK)
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
+        if (rec->flags & ~TK_CACHERAY_FLAG_MASK)
             goto bad_flags;
-        need = TK_CR_ACCESS_SIZE;
+        need = TK_CACHERAY_ACCESS_SIZE;
         break;
-    case TK_CR_RTTA_ADD:
+    case TK_CACHERAY_RTTA_ADD:
         if (rec->flags)
             goto bad_flags;
         if (rec->typename_len && !rec->type_name)
             return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                                 "rtta_add record without its type name");
-        need = TK_CR_RTTA_ADD_FIXED + (size_t)rec->typename_len;
+        need = TK_CACHERAY_RTTA_ADD_FIXED + (size_t)rec->typename_len;
         break;
-    case TK_CR_RTTA_REMOVE:
+    case TK_CACHERAY_RTTA_REMOVE:
         if (rec->flags)
             goto bad_flags;
-        need = TK_CR_RTTA_REMOVE_SIZE;
+        need = TK_CACHERAY_RTTA_REMOVE_SIZE;
         break;
     default:
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
@@ -110,7 +110,7 @@ tk_status tk_cacheray_write(tk_cacheray_writer *w, const tk_cacheray_record *rec
             return st;
     }
     if (need > WRITE_BUFFER) { /* a huge type name: write it directly */
-        uint8_t head[TK_CR_RTTA_ADD_FIXED];
+        uint8_t head[TK_CACHERAY_RTTA_ADD_FIXED];
         tk_cacheray_record fixed = *rec;
         fixed.typename_len = 0;
         tk_cacheray_encode(&fixed, w->big ? TK_ENDIAN_BIG : TK_ENDIAN_LITTLE, head);

@@ -13,49 +13,49 @@
 /* A word of the format (lower case, as written) and the value it reads as.
  * Tables may hold aliases (several words, one value); the name the writer
  * uses comes first. */
-typedef struct tk_cm_word {
+typedef struct tk_casemate_word {
     const char *s;
     uint8_t len;
     uint8_t value;
     char pat[32];   /* s, zero-padded: the reader compares 8 bytes at a time */
-} tk_cm_word;
+} tk_casemate_word;
 
-typedef struct tk_cm_words {
-    const tk_cm_word *v;
+typedef struct tk_casemate_words {
+    const tk_casemate_word *v;
     size_t n;
     const char *what; /* for "expected ..." messages */
-} tk_cm_words;
+} tk_casemate_words;
 
-extern const tk_cm_words tk_cm_kinds, tk_cm_mem_orders, tk_cm_barrier_words,
-    tk_cm_dsb_kinds, tk_cm_tlbis, tk_cm_sysregs, tk_cm_hints;
+extern const tk_casemate_words tk_casemate_kinds, tk_casemate_mem_orders, tk_casemate_barrier_words,
+    tk_casemate_dsb_kinds, tk_casemate_tlbis, tk_casemate_sysregs, tk_casemate_hints;
 
 /* The value of word `w` (`n` bytes, any case) in `t`, or -1. */
-int tk_cm_lookup(const tk_cm_words *t, const uint8_t *w, size_t n);
+int tk_casemate_lookup(const tk_casemate_words *t, const uint8_t *w, size_t n);
 
 /* ---- selections (select.c) */
 /* Does the record pass the selection (its id in --range, its tid in
  * --thread, a location it names in --addr)? */
-int tk_cm_selected(const tk_selection *s, const tk_casemate_record *rec);
+int tk_casemate_selected(const tk_selection *s, const tk_casemate_record *rec);
 /* A reader with the selection of `o`. */
-tk_casemate_reader *tk_cm_open(tk_input *in, const tk_options *o, tk_error *err);
+tk_casemate_reader *tk_casemate_open(tk_input *in, const tk_options *o, tk_error *err);
 
 /* ---- commands (commands.c, info.c) */
 /* One dump record (text line or JSON object). */
-void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *rec, uint64_t index,
+void tk_casemate_sink_record(tk_sink *s, const tk_casemate_record *rec, uint64_t index,
                        uint64_t line, uint64_t col);
-tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
-tk_status tk_cm_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+tk_status tk_casemate_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+tk_status tk_casemate_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 
 /* Questionable-but-legal records (validate's warnings). */
-typedef enum tk_cm_warning {
+typedef enum tk_casemate_warning {
     TK_CMW_NONE = 0,
     TK_CMW_ID_ORDER,       /* id not greater than the previous record's */
     TK_CMW_MEMSET_ALIGN    /* mem-set address or size not a multiple of 8 */
-} tk_cm_warning;
+} tk_casemate_warning;
 /* The warning `rec` raises after a record with id `prev_id` (`first`: no
  * record before it). */
-tk_cm_warning tk_cm_check(const tk_casemate_record *rec, int first, uint64_t prev_id);
-const char *tk_cm_warning_code(tk_cm_warning w);
-const char *tk_cm_warning_message(tk_cm_warning w);
+tk_casemate_warning tk_casemate_check(const tk_casemate_record *rec, int first, uint64_t prev_id);
+const char *tk_casemate_warning_code(tk_casemate_warning w);
+const char *tk_casemate_warning_message(tk_casemate_warning w);
 
 #endif

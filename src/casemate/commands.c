@@ -10,7 +10,7 @@
 
 /* ---------------------------------------------------------------- dump */
 
-void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
+void tk_casemate_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
                        uint64_t line, uint64_t col)
 {
     int json = tk_sink_get_style(s) == TK_SINK_JSON;
@@ -29,62 +29,62 @@ void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
     tk_sink_u64(s, "id", r->id, 0);
     tk_sink_u64(s, "thread", r->tid, 0);
     switch (r->kind) {
-    case TK_CM_MEM_WRITE:
+    case TK_CASEMATE_MEM_WRITE:
         tk_sink_cstr(s, "mem_order", tk_casemate_mem_order_name(r->mem_order), TK_SINK_ENUM);
         tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
-    case TK_CM_MEM_READ:
+    case TK_CASEMATE_MEM_READ:
         tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
-    case TK_CM_MEM_INIT:
-    case TK_CM_MEM_FREE:
+    case TK_CASEMATE_MEM_INIT:
+    case TK_CASEMATE_MEM_FREE:
         tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "size", r->size, TK_SINK_HEX);
         break;
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_SET:
         tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         tk_sink_u64(s, "size", r->size, TK_SINK_HEX);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
-    case TK_CM_SYSREG_WRITE:
+    case TK_CASEMATE_SYSREG_WRITE:
         tk_sink_cstr(s, "sysreg", tk_casemate_sysreg_name(r->sysreg), TK_SINK_ENUM);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
-    case TK_CM_BARRIER:
-        if (r->barrier == TK_CM_ISB) {
+    case TK_CASEMATE_BARRIER:
+        if (r->barrier == TK_CASEMATE_ISB) {
             tk_sink_cstr(s, "barrier", "isb", 0);
         } else {
             tk_sink_cstr(s, "barrier", "dsb", 0);
             tk_sink_cstr(s, "domain", tk_casemate_barrier_name(r->barrier) + 4, 0);
         }
         break;
-    case TK_CM_TLBI:
+    case TK_CASEMATE_TLBI:
         tk_sink_cstr(s, "tlbi", tk_casemate_tlbi_name(r->tlbi), TK_SINK_ENUM);
-        if (r->tlbi_operand == TK_CM_OPERAND_VALUE) {
+        if (r->tlbi_operand == TK_CASEMATE_OPERAND_VALUE) {
             tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
-        } else if (r->tlbi_operand == TK_CM_OPERAND_ADDR_LEVEL) {
+        } else if (r->tlbi_operand == TK_CASEMATE_OPERAND_ADDR_LEVEL) {
             tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
             tk_sink_u64(s, "level", r->level, 0);
         }
         break;
-    case TK_CM_HINT:
+    case TK_CASEMATE_HINT:
         tk_sink_cstr(s, "hint", tk_casemate_hint_name(r->hint), TK_SINK_ENUM);
         tk_sink_u64(s, "addr", r->location, TK_SINK_ADDR);
         tk_sink_u64(s, "value", r->value, TK_SINK_HEX);
         break;
-    case TK_CM_LOCK:
-    case TK_CM_TRYLOCK:
-    case TK_CM_UNLOCK:
+    case TK_CASEMATE_LOCK:
+    case TK_CASEMATE_TRYLOCK:
+    case TK_CASEMATE_UNLOCK:
         tk_sink_u64(s, "addr", r->address, TK_SINK_ADDR);
         break;
     default:
         break;
     }
-    if (r->src_kind == TK_CM_SRC_STRING)
+    if (r->src_kind == TK_CASEMATE_SRC_STRING)
         tk_sink_str(s, "src", r->src, r->src_len, 0);
-    else if (r->src_kind == TK_CM_SRC_INT) /* one type per name: its own key */
+    else if (r->src_kind == TK_CASEMATE_SRC_INT) /* one type per name: its own key */
         tk_sink_u64(s, "src_id", r->src_int, 0);
     tk_sink_record_end(s);
 }
@@ -92,7 +92,7 @@ void tk_cm_sink_record(tk_sink *s, const tk_casemate_record *r, uint64_t index,
 static tk_status open_reader(tk_input *in, const tk_options *o, tk_casemate_reader **r,
                              tk_error *err)
 {
-    *r = tk_cm_open(in, o, err);
+    *r = tk_casemate_open(in, o, err);
     return *r ? TK_OK : err->status;
 }
 
@@ -111,7 +111,7 @@ static tk_status cm_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     while (shown < limit && (rc = tk_casemate_next(r, &rec, err)) > 0) {
         if (seen++ < skip) /* counts the records selected */
             continue;
-        tk_cm_sink_record(s, &rec, tk_casemate_reader_index(r), tk_casemate_reader_line(r),
+        tk_casemate_sink_record(s, &rec, tk_casemate_reader_index(r), tk_casemate_reader_line(r),
                           tk_casemate_reader_col(r));
         shown++;
     }
@@ -121,21 +121,21 @@ static tk_status cm_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
 
 /* ------------------------------------------------------------ validate */
 
-tk_cm_warning tk_cm_check(const tk_casemate_record *rec, int first, uint64_t prev_id)
+tk_casemate_warning tk_casemate_check(const tk_casemate_record *rec, int first, uint64_t prev_id)
 {
     if (!first && rec->id <= prev_id)
         return TK_CMW_ID_ORDER;
-    if (rec->kind == TK_CM_MEM_SET && ((rec->address | rec->size) & 7))
+    if (rec->kind == TK_CASEMATE_MEM_SET && ((rec->address | rec->size) & 7))
         return TK_CMW_MEMSET_ALIGN;
     return TK_CMW_NONE;
 }
 
-const char *tk_cm_warning_code(tk_cm_warning w)
+const char *tk_casemate_warning_code(tk_casemate_warning w)
 {
     return w == TK_CMW_ID_ORDER ? "id-order" : w == TK_CMW_MEMSET_ALIGN ? "mem-set-unaligned" : "";
 }
 
-const char *tk_cm_warning_message(tk_cm_warning w)
+const char *tk_casemate_warning_message(tk_casemate_warning w)
 {
     return w == TK_CMW_ID_ORDER ? "id not greater than the previous record's"
            : w == TK_CMW_MEMSET_ALIGN ? "mem-set address or size not a multiple of 8"
@@ -153,7 +153,7 @@ static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
     int rc, first = 1;
     uint64_t prev = 0;
     while ((rc = tk_casemate_next(r, &rec, err)) > 0) {
-        tk_cm_warning w = tk_cm_check(&rec, first, prev);
+        tk_casemate_warning w = tk_casemate_check(&rec, first, prev);
         first = 0;
         prev = rec.id;
         if (!w)
@@ -165,9 +165,9 @@ static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
         tk_sink_cstr(s, "severity", "warning", TK_SINK_BARE);
         tk_sink_u64(s, "record", tk_casemate_reader_index(r), 0);
         tk_sink_u64(s, "line", tk_casemate_reader_line(r), 0);
-        tk_sink_cstr(s, "code", tk_cm_warning_code(w), TK_SINK_ENUM);
+        tk_sink_cstr(s, "code", tk_casemate_warning_code(w), TK_SINK_ENUM);
         tk_sink_u64(s, "id", rec.id, 0);
-        tk_sink_cstr(s, "message", tk_cm_warning_message(w), 0);
+        tk_sink_cstr(s, "message", tk_casemate_warning_message(w), 0);
         tk_sink_record_end(s);
     }
     tk_status st = rc < 0 ? err->status : TK_OK;
@@ -195,12 +195,12 @@ static tk_status cm_convert(tk_input *in, const tk_options *o, const char *targe
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         }
         while ((rc = tk_casemate_next(r, &rec, err)) > 0)
-            tk_cm_sink_record(s, &rec, tk_casemate_reader_index(r),
+            tk_casemate_sink_record(s, &rec, tk_casemate_reader_index(r),
                               tk_casemate_reader_line(r), tk_casemate_reader_col(r));
         st = rc < 0 ? err->status : tk_sink_finish(s, err);
         tk_sink_free(s);
     } else {
-        tk_casemate_style style = strcmp(target, "casemate") == 0 ? TK_CM_KEYWORD : TK_CM_COMPACT;
+        tk_casemate_style style = strcmp(target, "casemate") == 0 ? TK_CASEMATE_KEYWORD : TK_CASEMATE_COMPACT;
         tk_casemate_writer *w = tk_casemate_writer_new(out, style, err);
         if (!w) {
             tk_casemate_reader_free(r);
@@ -278,18 +278,18 @@ static int cm_probe(const uint8_t *d, size_t n, int whole)
         i++;
     if (i >= n && !whole)
         return 0;
-    return tk_cm_lookup(&tk_cm_kinds, d + w, i - w) >= 0 ? 80 : 0;
+    return tk_casemate_lookup(&tk_casemate_kinds, d + w, i - w) >= 0 ? 80 : 0;
 }
 
 const struct tk_format tk_fmt_casemate = {
     .name = "casemate",
     .description = "casemate page-table log (writes, barriers, TLBIs, locks, hints)",
     .probe = cm_probe,
-    .info = tk_cm_info,
+    .info = tk_casemate_info,
     .dump = cm_dump,
     .validate = cm_validate,
     .convert = cm_convert,
-    .report = tk_cm_report,
+    .report = tk_casemate_report,
     .targets = cm_targets,
     .options = (const char *const[]){"thread", "range", "addr", NULL},
 };

@@ -10,9 +10,9 @@
 #define MAX_LISTED_THREADS 64
 
 typedef struct stats {
-    uint64_t records, by_kind[TK_CM_KIND_COUNT];
-    uint64_t barriers[TK_CM_BARRIER_COUNT], tlbis[TK_CM_TLBI_COUNT];
-    uint64_t sysregs[TK_CM_SYSREG_COUNT], hints[TK_CM_HINT_COUNT];
+    uint64_t records, by_kind[TK_CASEMATE_KIND_COUNT];
+    uint64_t barriers[TK_CASEMATE_BARRIER_COUNT], tlbis[TK_CASEMATE_TLBI_COUNT];
+    uint64_t sysregs[TK_CASEMATE_SYSREG_COUNT], hints[TK_CASEMATE_HINT_COUNT];
     uint64_t src[3];
     uint64_t id_first, id_last, id_min, id_max, id_backwards;
     uint64_t amin, amax; /* memory addresses written, read, initialised ... */
@@ -46,7 +46,7 @@ static void counts(tk_sink *s, const char *array, const char *key, const uint64_
 static void barriers(tk_sink *s, const uint64_t *v)
 {
     tk_sink_array_begin(s, "barriers");
-    for (int i = 0; i < TK_CM_BARRIER_COUNT; i++) {
+    for (int i = 0; i < TK_CASEMATE_BARRIER_COUNT; i++) {
         const char *name = tk_casemate_barrier_name((tk_casemate_barrier)i);
         const char *space = strchr(name, ' ');
         if (!v[i])
@@ -74,7 +74,7 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, stats *st)
     tk_sink_u64(s, "lines", tk_casemate_reader_lines(r), 0);
     tk_sink_u64(s, "records", st->records, 0);
     tk_sink_array_begin(s, "by_kind");
-    for (int k = 0; k < TK_CM_KIND_COUNT; k++) {
+    for (int k = 0; k < TK_CASEMATE_KIND_COUNT; k++) {
         tk_sink_object_begin(s, NULL);
         tk_sink_cstr(s, "kind", tk_casemate_kind_name((tk_casemate_kind)k), TK_SINK_ENUM);
         tk_sink_u64(s, "count", st->by_kind[k], 0);
@@ -120,13 +120,13 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, stats *st)
     }
     tk_sink_u64(s, "lock_count", st->locks.n, 0);
     barriers(s, st->barriers);
-    counts(s, "tlbis", "tlbi", st->tlbis, TK_CM_TLBI_COUNT, tlbi_name);
-    counts(s, "sysregs", "sysreg", st->sysregs, TK_CM_SYSREG_COUNT, sysreg_name);
-    counts(s, "hints", "hint", st->hints, TK_CM_HINT_COUNT, hint_name);
+    counts(s, "tlbis", "tlbi", st->tlbis, TK_CASEMATE_TLBI_COUNT, tlbi_name);
+    counts(s, "sysregs", "sysreg", st->sysregs, TK_CASEMATE_SYSREG_COUNT, sysreg_name);
+    counts(s, "hints", "hint", st->hints, TK_CASEMATE_HINT_COUNT, hint_name);
     tk_sink_object_begin(s, "sources");
-    tk_sink_u64(s, "strings", st->src[TK_CM_SRC_STRING], 0);
-    tk_sink_u64(s, "integers", st->src[TK_CM_SRC_INT], 0);
-    tk_sink_u64(s, "missing", st->src[TK_CM_SRC_NONE], 0);
+    tk_sink_u64(s, "strings", st->src[TK_CASEMATE_SRC_STRING], 0);
+    tk_sink_u64(s, "integers", st->src[TK_CASEMATE_SRC_INT], 0);
+    tk_sink_u64(s, "missing", st->src[TK_CASEMATE_SRC_NONE], 0);
     tk_sink_object_end(s);
     size_t len;
     const char *expected = tk_casemate_reader_expected(r, &len);
@@ -171,9 +171,9 @@ static void address(stats *st, uint64_t a)
         st->amax = a;
 }
 
-tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+tk_status tk_casemate_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
-    tk_casemate_reader *r = tk_cm_open(in, o, err);
+    tk_casemate_reader *r = tk_casemate_open(in, o, err);
     if (!r)
         return err->status;
     stats st;
@@ -202,33 +202,33 @@ tk_status tk_cm_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *er
         if (count_thread(&st, rec.tid) != 0)
             goto nomem;
         switch (rec.kind) {
-        case TK_CM_MEM_WRITE:
-        case TK_CM_MEM_READ:
+        case TK_CASEMATE_MEM_WRITE:
+        case TK_CASEMATE_MEM_READ:
             address(&st, rec.address);
             break;
-        case TK_CM_MEM_INIT:
-        case TK_CM_MEM_FREE:
-        case TK_CM_MEM_SET:
+        case TK_CASEMATE_MEM_INIT:
+        case TK_CASEMATE_MEM_FREE:
+        case TK_CASEMATE_MEM_SET:
             address(&st, rec.address);
             if (rec.size)
                 address(&st, rec.address + rec.size - 1 < rec.address
                                  ? UINT64_MAX : rec.address + rec.size - 1);
             break;
-        case TK_CM_SYSREG_WRITE:
+        case TK_CASEMATE_SYSREG_WRITE:
             st.sysregs[rec.sysreg]++;
             break;
-        case TK_CM_BARRIER:
+        case TK_CASEMATE_BARRIER:
             st.barriers[rec.barrier]++;
             break;
-        case TK_CM_TLBI:
+        case TK_CASEMATE_TLBI:
             st.tlbis[rec.tlbi]++;
             break;
-        case TK_CM_HINT:
+        case TK_CASEMATE_HINT:
             st.hints[rec.hint]++;
             break;
-        case TK_CM_LOCK:
-        case TK_CM_TRYLOCK:
-        case TK_CM_UNLOCK:
+        case TK_CASEMATE_LOCK:
+        case TK_CASEMATE_TRYLOCK:
+        case TK_CASEMATE_UNLOCK:
             if (!have_lock || rec.address != last_lock) {
                 if (!tk_map_u64(&st.locks, rec.address))
                     goto nomem;

@@ -263,11 +263,11 @@ HOT int word_match(const uint8_t *p, const char *pat, size_t k)
     return a == w && ((le64(p + 8) ^ le64((const uint8_t *)pat + 8)) & low_le(k + 1 - 8)) == 0;
 }
 
-/* tk_cm_lookup, inline: the enumeration words are on the per-record path. */
-HOT int lookup(const tk_cm_words *t, const uint8_t *w, size_t n)
+/* tk_casemate_lookup, inline: the enumeration words are on the per-record path. */
+HOT int lookup(const tk_casemate_words *t, const uint8_t *w, size_t n)
 {
     for (size_t i = 0; i < t->n; i++) {
-        const tk_cm_word *e = &t->v[i];
+        const tk_casemate_word *e = &t->v[i];
         if (e->len == n && n && (uint8_t)e->s[0] == w[0]) {
             size_t k = 1;
             while (k < n && (uint8_t)e->s[k] == w[k])
@@ -276,7 +276,7 @@ HOT int lookup(const tk_cm_words *t, const uint8_t *w, size_t n)
                 return e->value;
         }
     }
-    return tk_cm_lookup(t, w, n); /* other spellings (case) */
+    return tk_casemate_lookup(t, w, n); /* other spellings (case) */
 }
 
 /* ---------------------------------------------------------------- fields */
@@ -288,7 +288,7 @@ typedef struct field {
     const char *alias;     /* another key for the same field, or NULL */
     uint8_t aliaslen;
     const char *what;      /* "the address (a hex number)", or NULL: */
-    const tk_cm_words *words; /* the words of an enumeration field */
+    const tk_casemate_words *words; /* the words of an enumeration field */
 } field;
 
 static const char *field_what(const field *f)
@@ -301,13 +301,13 @@ static const char *field_what(const field *f)
     {k " ", k, (uint8_t)(sizeof k - 1), a, (uint8_t)(a ? sizeof a - 1 : 0), what, words}
 static const field F_ID = FIELD("id", NULL, "the id (a decimal number)");
 static const field F_TID = FIELD("tid", "thread", "the thread id (a decimal number)");
-static const field F_ORDER = FIELD_W("mem-order", NULL, NULL, &tk_cm_mem_orders);
+static const field F_ORDER = FIELD_W("mem-order", NULL, NULL, &tk_casemate_mem_orders);
 static const field F_ADDRESS = FIELD("address", NULL, "the address (a hex number)");
 static const field F_VALUE = FIELD("value", NULL, "the value (a hex number)");
 static const field F_SIZE = FIELD("size", NULL, "the size (a hex number)");
-static const field F_SYSREG = FIELD_W("sysreg", NULL, NULL, &tk_cm_sysregs);
-static const field F_DSB = FIELD_W("kind", NULL, NULL, &tk_cm_dsb_kinds);
-static const field F_HINT = FIELD_W("kind", NULL, NULL, &tk_cm_hints);
+static const field F_SYSREG = FIELD_W("sysreg", NULL, NULL, &tk_casemate_sysregs);
+static const field F_DSB = FIELD_W("kind", NULL, NULL, &tk_casemate_dsb_kinds);
+static const field F_HINT = FIELD_W("kind", NULL, NULL, &tk_casemate_hints);
 static const field F_LOCATION = FIELD("location", NULL, "the location (a hex number)");
 static const field F_ADDR = FIELD("addr", NULL, "the TLBI address (a hex number)");
 static const field F_LEVEL = FIELD("level", NULL, "the TLBI level (a hex number)");
@@ -539,7 +539,7 @@ HOT int dec(lx *L, const field *f, uint64_t *out)
     return OK;
 }
 
-HOT int enum_word(lx *L, const tk_cm_words *t, int *out)
+HOT int enum_word(lx *L, const tk_casemate_words *t, int *out)
 {
     const uint8_t *w;
     size_t n;
@@ -547,7 +547,7 @@ HOT int enum_word(lx *L, const tk_cm_words *t, int *out)
     if (L->end - L->p >= 24) { /* words as written, compared 8 bytes at a time */
         uint64_t a = le64(L->p), b = le64(L->p + 8);
         for (size_t i = 0; i < t->n; i++) {
-            const tk_cm_word *e = &t->v[i];
+            const tk_casemate_word *e = &t->v[i];
             size_t k = e->len;
             if (k > 16 || !(cls[L->p[k]] & C_DELIM))
                 continue;
@@ -583,7 +583,7 @@ HOT int field_dec(lx *L, const field *f, uint64_t *out)
     return field_close(L, f, kw);
 }
 
-HOT int field_enum(lx *L, const field *f, const tk_cm_words *t, int *out)
+HOT int field_enum(lx *L, const field *f, const tk_casemate_words *t, int *out)
 {
     int kw;
     TRY(field_open(L, f, &kw));
@@ -603,7 +603,7 @@ HOT int string(lx *L, tk_casemate_record *rec)
         L->line++;
         L->ls = off_of(L, nl);
     }
-    rec->src_kind = TK_CM_SRC_STRING;
+    rec->src_kind = TK_CASEMATE_SRC_STRING;
     rec->src = (const char *)q;
     rec->src_len = (size_t)(close - q);
     L->p = close + 1;
@@ -619,7 +619,7 @@ HOT int src_value(lx *L, tk_casemate_record *rec)
         return string(L, rec);
     if (peekc(L) >= '0' && peekc(L) <= '9') {
         TRY(dec(L, &F_SRC, &rec->src_int));
-        rec->src_kind = TK_CM_SRC_INT;
+        rec->src_kind = TK_CASEMATE_SRC_INT;
         return OK;
     }
     return expected(*L, L->p, F_SRC.what);
@@ -650,7 +650,7 @@ HOT int tlbi_operand_in(lx *L, tk_casemate_record *rec)
     if (peekc(L) != '(') {
         if (peekc(L) < 0 || !hexv[*L->p])
             return expected(*L, L->p, "the TLBI operand ((value HEX), HEX, or (addr HEX) (level HEX))");
-        rec->tlbi_operand = TK_CM_OPERAND_VALUE;
+        rec->tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
         return hex(L, &F_VALUE, &rec->value);
     }
     /* which key? */
@@ -668,10 +668,10 @@ HOT int tlbi_operand_in(lx *L, tk_casemate_record *rec)
     }
     *L = save;
     if (!is_addr) {
-        rec->tlbi_operand = TK_CM_OPERAND_VALUE;
+        rec->tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
         return field_hex(L, &F_VALUE, &rec->value);
     }
-    rec->tlbi_operand = TK_CM_OPERAND_ADDR_LEVEL;
+    rec->tlbi_operand = TK_CASEMATE_OPERAND_ADDR_LEVEL;
     TRY(field_hex(L, &F_ADDR, &rec->address));
     return field_hex(L, &F_LEVEL, &rec->level);
 }
@@ -693,45 +693,45 @@ HOT int kind_of(const uint8_t *w, size_t n)
     switch (n) {
     case 9:
         if (IS("mem-write"))
-            return TK_CM_MEM_WRITE;
+            return TK_CASEMATE_MEM_WRITE;
         break;
     case 8:
         if (w[4] == 'r' && IS("mem-read"))
-            return TK_CM_MEM_READ;
+            return TK_CASEMATE_MEM_READ;
         if (w[4] == 'i' && IS("mem-init"))
-            return TK_CM_MEM_INIT;
+            return TK_CASEMATE_MEM_INIT;
         if (w[4] == 'f' && IS("mem-free"))
-            return TK_CM_MEM_FREE;
+            return TK_CASEMATE_MEM_FREE;
         break;
     case 7:
         if (w[0] == 'b' && IS("barrier"))
-            return TK_CM_BARRIER;
+            return TK_CASEMATE_BARRIER;
         if (w[0] == 'm' && IS("mem-set"))
-            return TK_CM_MEM_SET;
+            return TK_CASEMATE_MEM_SET;
         if (w[0] == 't' && IS("trylock"))
-            return TK_CM_TRYLOCK;
+            return TK_CASEMATE_TRYLOCK;
         break;
     case 4:
         if (IS("lock"))
-            return TK_CM_LOCK;
+            return TK_CASEMATE_LOCK;
         if (IS("tlbi"))
-            return TK_CM_TLBI;
+            return TK_CASEMATE_TLBI;
         if (IS("hint"))
-            return TK_CM_HINT;
+            return TK_CASEMATE_HINT;
         break;
     case 6:
         if (IS("unlock"))
-            return TK_CM_UNLOCK;
+            return TK_CASEMATE_UNLOCK;
         break;
     case 12:
         if (IS("sysreg-write"))
-            return TK_CM_SYSREG_WRITE;
+            return TK_CASEMATE_SYSREG_WRITE;
         break;
     default:
         break;
     }
 #undef IS
-    return lookup(&tk_cm_kinds, w, n);
+    return lookup(&tk_casemate_kinds, w, n);
 }
 
 /* The kind at p (16 bytes readable) when written in lower case and
@@ -743,30 +743,30 @@ HOT int kind_fast(const uint8_t *p)
         return (int)(kind) | (int)sizeof lit << 8
     switch (p[0]) {
     case 'm':
-        K("mem-write", TK_CM_MEM_WRITE);
-        K("mem-read", TK_CM_MEM_READ);
-        K("mem-init", TK_CM_MEM_INIT);
-        K("mem-set", TK_CM_MEM_SET);
-        K("mem-free", TK_CM_MEM_FREE);
+        K("mem-write", TK_CASEMATE_MEM_WRITE);
+        K("mem-read", TK_CASEMATE_MEM_READ);
+        K("mem-init", TK_CASEMATE_MEM_INIT);
+        K("mem-set", TK_CASEMATE_MEM_SET);
+        K("mem-free", TK_CASEMATE_MEM_FREE);
         break;
     case 'b':
-        K("barrier", TK_CM_BARRIER);
+        K("barrier", TK_CASEMATE_BARRIER);
         break;
     case 't':
-        K("tlbi", TK_CM_TLBI);
-        K("trylock", TK_CM_TRYLOCK);
+        K("tlbi", TK_CASEMATE_TLBI);
+        K("trylock", TK_CASEMATE_TRYLOCK);
         break;
     case 'l':
-        K("lock", TK_CM_LOCK);
+        K("lock", TK_CASEMATE_LOCK);
         break;
     case 'u':
-        K("unlock", TK_CM_UNLOCK);
+        K("unlock", TK_CASEMATE_UNLOCK);
         break;
     case 's':
-        K("sysreg-write", TK_CM_SYSREG_WRITE);
+        K("sysreg-write", TK_CASEMATE_SYSREG_WRITE);
         break;
     case 'h':
-        K("hint", TK_CM_HINT);
+        K("hint", TK_CASEMATE_HINT);
         break;
     default:
         break;
@@ -779,13 +779,13 @@ HOT int kind_fast(const uint8_t *p)
 HOT void clear(tk_casemate_record *r)
 {
     r->id = r->tid = r->address = r->value = r->size = r->location = r->level = 0;
-    r->mem_order = TK_CM_PLAIN;
-    r->barrier = TK_CM_DSB_NSH;
-    r->tlbi = TK_CM_TLBI_VMALLS12E1;
-    r->tlbi_operand = TK_CM_OPERAND_NONE;
-    r->sysreg = TK_CM_VTTBR_EL2;
-    r->hint = TK_CM_SET_ROOT_LOCK;
-    r->src_kind = TK_CM_SRC_NONE;
+    r->mem_order = TK_CASEMATE_PLAIN;
+    r->barrier = TK_CASEMATE_DSB_NSH;
+    r->tlbi = TK_CASEMATE_TLBI_VMALLS12E1;
+    r->tlbi_operand = TK_CASEMATE_OPERAND_NONE;
+    r->sysreg = TK_CASEMATE_VTTBR_EL2;
+    r->hint = TK_CASEMATE_SET_ROOT_LOCK;
+    r->src_kind = TK_CASEMATE_SRC_NONE;
     r->src = NULL;
     r->src_len = 0;
     r->src_int = 0;
@@ -808,7 +808,7 @@ HOT int parse_body(lx *L, tk_casemate_record *rec)
         kind = kind_of(w, n);
     }
     if (kind < 0)
-        return expected(*L, w, tk_cm_kinds.what);
+        return expected(*L, w, tk_casemate_kinds.what);
     clear(rec);
     rec->kind = (tk_casemate_kind)kind;
     TRY(field_dec(L, &F_ID, &rec->id));
@@ -834,55 +834,55 @@ HOT int parse_body(lx *L, tk_casemate_record *rec)
     }
 
     switch (rec->kind) {
-    case TK_CM_MEM_WRITE:
-        TRY(field_enum(L, &F_ORDER, &tk_cm_mem_orders, &v));
+    case TK_CASEMATE_MEM_WRITE:
+        TRY(field_enum(L, &F_ORDER, &tk_casemate_mem_orders, &v));
         rec->mem_order = (tk_casemate_mem_order)v;
         TRY(field_hex(L, &F_ADDRESS, &rec->address));
         TRY(field_hex(L, &F_VALUE, &rec->value));
         break;
-    case TK_CM_MEM_READ:
+    case TK_CASEMATE_MEM_READ:
         TRY(field_hex(L, &F_ADDRESS, &rec->address));
         TRY(field_hex(L, &F_VALUE, &rec->value));
         break;
-    case TK_CM_MEM_INIT:
-    case TK_CM_MEM_FREE:
+    case TK_CASEMATE_MEM_INIT:
+    case TK_CASEMATE_MEM_FREE:
         TRY(field_hex(L, &F_ADDRESS, &rec->address));
         TRY(field_hex(L, &F_SIZE, &rec->size));
         break;
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_SET:
         TRY(field_hex(L, &F_ADDRESS, &rec->address));
         TRY(field_hex(L, &F_SIZE, &rec->size));
         TRY(field_hex(L, &F_VALUE, &rec->value));
         break;
-    case TK_CM_SYSREG_WRITE:
-        TRY(field_enum(L, &F_SYSREG, &tk_cm_sysregs, &v));
+    case TK_CASEMATE_SYSREG_WRITE:
+        TRY(field_enum(L, &F_SYSREG, &tk_casemate_sysregs, &v));
         rec->sysreg = (tk_casemate_sysreg)v;
         TRY(field_hex(L, &F_VALUE, &rec->value));
         break;
-    case TK_CM_BARRIER:
-        TRY(enum_word(L, &tk_cm_barrier_words, &v));
+    case TK_CASEMATE_BARRIER:
+        TRY(enum_word(L, &tk_casemate_barrier_words, &v));
         if (v) {
-            TRY(field_enum(L, &F_DSB, &tk_cm_dsb_kinds, &v));
+            TRY(field_enum(L, &F_DSB, &tk_casemate_dsb_kinds, &v));
             rec->barrier = (tk_casemate_barrier)v;
         } else {
-            rec->barrier = TK_CM_ISB;
+            rec->barrier = TK_CASEMATE_ISB;
         }
         break;
-    case TK_CM_TLBI:
-        TRY(enum_word(L, &tk_cm_tlbis, &v));
+    case TK_CASEMATE_TLBI:
+        TRY(enum_word(L, &tk_casemate_tlbis, &v));
         rec->tlbi = (tk_casemate_tlbi)v;
         if (tk_casemate_tlbi_has_operand(rec->tlbi))
             CALL(L, tlbi_operand(*L, rec));
         break;
-    case TK_CM_HINT:
-        TRY(field_enum(L, &F_HINT, &tk_cm_hints, &v));
+    case TK_CASEMATE_HINT:
+        TRY(field_enum(L, &F_HINT, &tk_casemate_hints, &v));
         rec->hint = (tk_casemate_hint)v;
         TRY(field_hex(L, &F_LOCATION, &rec->location));
         TRY(field_hex(L, &F_VALUE, &rec->value));
         break;
-    case TK_CM_LOCK:
-    case TK_CM_TRYLOCK:
-    case TK_CM_UNLOCK:
+    case TK_CASEMATE_LOCK:
+    case TK_CASEMATE_TRYLOCK:
+    case TK_CASEMATE_UNLOCK:
         TRY(field_hex(L, &F_ADDRESS, &rec->address));
         break;
     default:
@@ -1132,7 +1132,7 @@ static int next_record(tk_casemate_reader *r, tk_casemate_record *rec, tk_error 
 int tk_casemate_next(tk_casemate_reader *r, tk_casemate_record *rec, tk_error *err)
 {
     int rc;
-    while ((rc = next_record(r, rec, err)) > 0 && r->sel && !tk_cm_selected(r->sel, rec))
+    while ((rc = next_record(r, rec, err)) > 0 && r->sel && !tk_casemate_selected(r->sel, rec))
         ;
     return rc;
 }

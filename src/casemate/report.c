@@ -10,7 +10,7 @@
 #include "core/hashmap.h"
 
 typedef struct summary {
-    uint64_t records, by_kind[TK_CM_KIND_COUNT];
+    uint64_t records, by_kind[TK_CASEMATE_KIND_COUNT];
     tk_map threads;
     int verdict;            /* 0 ok, 1 violation, -1 the model gave up */
     uint64_t at_line, at_record;
@@ -18,7 +18,7 @@ typedef struct summary {
 } summary;
 
 /* The violation as `tracekit bbm --json` writes it. */
-static void emit_violation(tk_sink *s, const tk_cm_violation *v, const summary *sm)
+static void emit_violation(tk_sink *s, const tk_casemate_violation *v, const summary *sm)
 {
     tk_sink_object_begin(s, "violation");
     tk_sink_cstr(s, "code", v->code, TK_SINK_ENUM);
@@ -27,17 +27,17 @@ static void emit_violation(tk_sink *s, const tk_cm_violation *v, const summary *
     tk_sink_u64(s, "line", sm->at_line, 0);
     tk_sink_u64(s, "id", v->id, 0);
     tk_sink_u64(s, "thread", v->tid, 0);
-    if (v->src_kind == TK_CM_SRC_STRING)
+    if (v->src_kind == TK_CASEMATE_SRC_STRING)
         tk_sink_str(s, "src", v->src, v->src_len, 0);
-    else if (v->src_kind == TK_CM_SRC_INT)
+    else if (v->src_kind == TK_CASEMATE_SRC_INT)
         tk_sink_u64(s, "src_id", v->src_int, 0);
     tk_sink_object_end(s);
 }
 
-static void emit_verdict(tk_sink *s, const summary *sm, const tk_cm_checker *k,
+static void emit_verdict(tk_sink *s, const summary *sm, const tk_casemate_checker *k,
                          tk_casemate_reader *r)
 {
-    const tk_cm_violation *v = tk_cm_check_violation(k);
+    const tk_casemate_violation *v = tk_casemate_check_violation(k);
     tk_sink_object_begin(s, "bbm");
     tk_sink_cstr(s, "verdict", sm->verdict == 0 ? "ok"
                                : sm->verdict > 0 ? "violation" : "not_checked", 0);
@@ -65,7 +65,7 @@ static void emit_verdict(tk_sink *s, const summary *sm, const tk_cm_checker *k,
 }
 
 static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, const summary *sm,
-                 const tk_cm_checker *k)
+                 const tk_casemate_checker *k)
 {
     tk_sink_object_begin(s, NULL);
     tk_sink_cstr(s, "file", tk_input_name(in), 0);
@@ -73,7 +73,7 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, const summary 
     tk_sink_u64(s, "records", sm->records, 0);
     tk_sink_u64(s, "thread_count", sm->threads.n, 0);
     tk_sink_array_begin(s, "by_kind");
-    for (int i = 0; i < TK_CM_KIND_COUNT; i++) {
+    for (int i = 0; i < TK_CASEMATE_KIND_COUNT; i++) {
         if (!sm->by_kind[i])
             continue;
         tk_sink_object_begin(s, NULL);
@@ -93,7 +93,7 @@ static void emit(tk_sink *s, tk_input *in, tk_casemate_reader *r, const summary 
 }
 
 /* Count the record and step the checker (until its verdict). */
-static int step(summary *sm, tk_cm_checker *k, tk_casemate_reader *r,
+static int step(summary *sm, tk_casemate_checker *k, tk_casemate_reader *r,
                 const tk_casemate_record *rec)
 {
     sm->records++;
@@ -104,7 +104,7 @@ static int step(summary *sm, tk_cm_checker *k, tk_casemate_reader *r,
         return 0;
     tk_error e;
     tk_error_clear(&e);
-    sm->verdict = tk_cm_check_feed(k, rec, &e);
+    sm->verdict = tk_casemate_check_feed(k, rec, &e);
     if (sm->verdict != 0) {
         sm->at_line = tk_casemate_reader_line(r);
         sm->at_record = tk_casemate_reader_index(r);
@@ -113,7 +113,7 @@ static int step(summary *sm, tk_cm_checker *k, tk_casemate_reader *r,
     return 0;
 }
 
-tk_status tk_cm_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+tk_status tk_casemate_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
     const char *sel = tk_sel_option_given(o); /* a subset's verdict is not the log's */
     if (sel)
@@ -124,9 +124,9 @@ tk_status tk_cm_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     tk_casemate_reader *r = tk_casemate_reader_new(in, err);
     if (!r)
         return err->status;
-    tk_cm_check_options opt;
-    tk_cm_check_options_init(&opt);
-    tk_cm_checker *k = tk_cm_check_new(&opt, err);
+    tk_casemate_check_options opt;
+    tk_casemate_check_options_init(&opt);
+    tk_casemate_checker *k = tk_casemate_check_new(&opt, err);
     summary sm;
     memset(&sm, 0, sizeof sm);
     tk_map_init(&sm.threads, 0);
@@ -141,7 +141,7 @@ tk_status tk_cm_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     if (rc == 0)
         emit(s, in, r, &sm, k);
     tk_map_free(&sm.threads);
-    tk_cm_check_free(k);
+    tk_casemate_check_free(k);
     tk_casemate_reader_free(r);
     return rc < 0 ? err->status : TK_OK;
 }

@@ -8,30 +8,30 @@
 static int location_selected(const tk_selection *s, const tk_casemate_record *r)
 {
     switch (r->kind) {
-    case TK_CM_MEM_WRITE:
-    case TK_CM_MEM_READ:
-    case TK_CM_LOCK:
-    case TK_CM_TRYLOCK:
-    case TK_CM_UNLOCK:
+    case TK_CASEMATE_MEM_WRITE:
+    case TK_CASEMATE_MEM_READ:
+    case TK_CASEMATE_LOCK:
+    case TK_CASEMATE_TRYLOCK:
+    case TK_CASEMATE_UNLOCK:
         return tk_sel_addr(s, r->address, 8);
-    case TK_CM_MEM_INIT:
-    case TK_CM_MEM_FREE:
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_INIT:
+    case TK_CASEMATE_MEM_FREE:
+    case TK_CASEMATE_MEM_SET:
         return tk_sel_addr(s, r->address, r->size);
-    case TK_CM_HINT:
+    case TK_CASEMATE_HINT:
         return tk_sel_addr(s, r->location, 8);
     default:
         return 0;
     }
 }
 
-int tk_cm_selected(const tk_selection *s, const tk_casemate_record *rec)
+int tk_casemate_selected(const tk_selection *s, const tk_casemate_record *rec)
 {
     return tk_sel_in_range(s, rec->id) && tk_sel_thread(s, rec->tid) &&
            (!s->naddrs || location_selected(s, rec));
 }
 
-tk_casemate_reader *tk_cm_open(tk_input *in, const tk_options *o, tk_error *err)
+tk_casemate_reader *tk_casemate_open(tk_input *in, const tk_options *o, tk_error *err)
 {
     tk_selection *sel = tk_selection_new(o, err);
     tk_casemate_reader *r = sel ? tk_casemate_reader_new(in, err) : NULL;

@@ -92,7 +92,7 @@ static void field_word(em *e, int kw, const char *key, const char *word)
 
 static void encode(em *e, const tk_casemate_record *r, tk_casemate_style style)
 {
-    int kw = style == TK_CM_KEYWORD;
+    int kw = style == TK_CASEMATE_KEYWORD;
     PUTS(e, "(");
     put_str(e, tk_casemate_kind_name(r->kind));
     if (kw) {
@@ -108,31 +108,31 @@ static void encode(em *e, const tk_casemate_record *r, tk_casemate_style style)
         put_dec(e, r->tid);
     }
     switch (r->kind) {
-    case TK_CM_MEM_WRITE:
+    case TK_CASEMATE_MEM_WRITE:
         field_word(e, kw, "mem-order", tk_casemate_mem_order_name(r->mem_order));
         field_hex(e, kw, "address", r->address);
         field_hex(e, kw, "value", r->value);
         break;
-    case TK_CM_MEM_READ:
+    case TK_CASEMATE_MEM_READ:
         field_hex(e, kw, "address", r->address);
         field_hex(e, kw, "value", r->value);
         break;
-    case TK_CM_MEM_INIT:
-    case TK_CM_MEM_FREE:
+    case TK_CASEMATE_MEM_INIT:
+    case TK_CASEMATE_MEM_FREE:
         field_hex(e, kw, "address", r->address);
         field_hex(e, kw, "size", r->size);
         break;
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_SET:
         field_hex(e, kw, "address", r->address);
         field_hex(e, kw, "size", r->size);
         field_hex(e, kw, "value", r->value);
         break;
-    case TK_CM_SYSREG_WRITE:
+    case TK_CASEMATE_SYSREG_WRITE:
         field_word(e, kw, "sysreg", tk_casemate_sysreg_name(r->sysreg));
         field_hex(e, kw, "value", r->value);
         break;
-    case TK_CM_BARRIER:
-        if (r->barrier == TK_CM_ISB) {
+    case TK_CASEMATE_BARRIER:
+        if (r->barrier == TK_CASEMATE_ISB) {
             PUTS(e, " isb");
         } else {
             PUTS(e, " dsb");
@@ -140,36 +140,36 @@ static void encode(em *e, const tk_casemate_record *r, tk_casemate_style style)
             field_word(e, kw, "kind", tk_casemate_barrier_name(r->barrier) + 4);
         }
         break;
-    case TK_CM_TLBI:
+    case TK_CASEMATE_TLBI:
         PUTS(e, " ");
         put_str(e, tk_casemate_tlbi_name(r->tlbi));
-        if (r->tlbi_operand == TK_CM_OPERAND_VALUE) {
+        if (r->tlbi_operand == TK_CASEMATE_OPERAND_VALUE) {
             field_hex(e, kw, "value", r->value);
-        } else if (r->tlbi_operand == TK_CM_OPERAND_ADDR_LEVEL) {
+        } else if (r->tlbi_operand == TK_CASEMATE_OPERAND_ADDR_LEVEL) {
             /* keyword in both forms: positional would read as a value */
             field_hex(e, 1, "addr", r->address);
             field_hex(e, 1, "level", r->level);
         }
         break;
-    case TK_CM_HINT:
+    case TK_CASEMATE_HINT:
         field_word(e, kw, "kind", tk_casemate_hint_name(r->hint));
         field_hex(e, kw, "location", r->location);
         field_hex(e, kw, "value", r->value);
         break;
-    case TK_CM_LOCK:
-    case TK_CM_TRYLOCK:
-    case TK_CM_UNLOCK:
+    case TK_CASEMATE_LOCK:
+    case TK_CASEMATE_TRYLOCK:
+    case TK_CASEMATE_UNLOCK:
         field_hex(e, kw, "address", r->address);
         break;
     default:
         break;
     }
-    if (r->src_kind != TK_CM_SRC_NONE) {
+    if (r->src_kind != TK_CASEMATE_SRC_NONE) {
         if (kw)
             PUTS(e, " (src ");
         else
             PUTS(e, " ");
-        if (r->src_kind == TK_CM_SRC_INT) {
+        if (r->src_kind == TK_CASEMATE_SRC_INT) {
             put_dec(e, r->src_int);
         } else {
             PUTS(e, "\"");
@@ -198,7 +198,7 @@ size_t tk_casemate_format(const tk_casemate_record *rec, tk_casemate_style style
 tk_casemate_writer *tk_casemate_writer_new(FILE *out, tk_casemate_style style,
                                            tk_error *err)
 {
-    if (style != TK_CM_KEYWORD && style != TK_CM_COMPACT) {
+    if (style != TK_CASEMATE_KEYWORD && style != TK_CASEMATE_COMPACT) {
         tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                      "unknown casemate writer style %d", (int)style);
         return NULL;
@@ -237,8 +237,8 @@ tk_status tk_casemate_write(tk_casemate_writer *w, const tk_casemate_record *rec
     if (problem)
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                             "cannot write casemate record: %s", problem);
-    size_t src = rec->src_kind == TK_CM_SRC_STRING ? rec->src_len : 0;
-    size_t need = TK_CM_FORMAT_MAX + 1 + src;
+    size_t src = rec->src_kind == TK_CASEMATE_SRC_STRING ? rec->src_len : 0;
+    size_t need = TK_CASEMATE_FORMAT_MAX + 1 + src;
     if (need > WRITE_BUFFER) { /* a huge src: format it on its own */
         tk_status st = tk_casemate_writer_flush(w, err);
         if (st != TK_OK)

@@ -1,5 +1,5 @@
 /* tracekit bbm: casemate's break-before-make check of a casemate log
- * (tk_cm_check_*), with casemate-check's options. */
+ * (tk_casemate_check_*), with casemate-check's options. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +50,7 @@ static const char help[] =
 
 static struct {
     int quiet, print_state, dry_run;
-    tk_cm_check_options opt;
+    tk_casemate_check_options opt;
     const char *dot;
     uint64_t *watch;
     size_t nwatch;
@@ -85,26 +85,26 @@ static int extra(cli *c, int opt, const char *arg)
     return 0;
 }
 
-static void trace_step(tk_cm_checker *k, const tk_casemate_record *rec)
+static void trace_step(tk_casemate_checker *k, const tk_casemate_record *rec)
 {
-    int watched = B.nwatch && tk_cm_check_touched(k);
+    int watched = B.nwatch && tk_casemate_check_touched(k);
     if (!B.print_state && !watched)
         return;
     if (watched && !B.print_state)
         printf("watch: ");
-    tk_cm_check_print_record(rec, stdout);
+    tk_casemate_check_print_record(rec, stdout);
     if (B.print_state)
-        tk_cm_check_print_state(k, stdout);
+        tk_casemate_check_print_state(k, stdout);
     for (size_t i = 0; watched && i < B.nwatch; i++) {
-        tk_cm_entry e;
-        tk_cm_check_entry(k, B.watch[i], &e);
+        tk_casemate_entry e;
+        tk_casemate_check_entry(k, B.watch[i], &e);
         printf("  watch ");
-        tk_cm_check_print_entry(&e, stdout);
+        tk_casemate_check_print_entry(&e, stdout);
     }
 }
 
 /* `r` is at the violating record, if any. */
-static int print_json(cli *c, const tk_cm_violation *v, uint64_t records,
+static int print_json(cli *c, const tk_casemate_violation *v, uint64_t records,
                       tk_casemate_reader *r)
 {
     tk_sink *s = cli_sink(c);
@@ -125,9 +125,9 @@ static int print_json(cli *c, const tk_cm_violation *v, uint64_t records,
         tk_sink_u64(s, "line", tk_casemate_reader_line(r), 0);
         tk_sink_u64(s, "id", v->id, 0);
         tk_sink_u64(s, "thread", v->tid, 0);
-        if (v->src_kind == TK_CM_SRC_STRING)
+        if (v->src_kind == TK_CASEMATE_SRC_STRING)
             tk_sink_str(s, "src", v->src, v->src_len, 0);
-        else if (v->src_kind == TK_CM_SRC_INT) /* one type per name: its own key */
+        else if (v->src_kind == TK_CASEMATE_SRC_INT) /* one type per name: its own key */
             tk_sink_u64(s, "src_id", v->src_int, 0);
         tk_sink_object_end(s);
     }
@@ -137,10 +137,10 @@ static int print_json(cli *c, const tk_cm_violation *v, uint64_t records,
     return rc;
 }
 
-static void print_summary(tk_cm_checker *k, tk_casemate_reader *r, uint64_t records)
+static void print_summary(tk_casemate_checker *k, tk_casemate_reader *r, uint64_t records)
 {
-    tk_cm_check_stats st;
-    tk_cm_check_get_stats(k, &st);
+    tk_casemate_check_stats st;
+    tk_casemate_check_get_stats(k, &st);
     if (!B.quiet) {
         printf("events: %llu\n", (unsigned long long)records);
         if (!B.dry_run) {
@@ -162,14 +162,14 @@ static void print_summary(tk_cm_checker *k, tk_casemate_reader *r, uint64_t reco
         printf("log checked successfully.\n");
 }
 
-static int write_dot(tk_cm_checker *k)
+static int write_dot(tk_casemate_checker *k)
 {
     tk_error err;
     tk_error_clear(&err);
     tk_output *o = tk_output_open(B.dot, &err);
     if (!o)
         return cli_report(B.dot, &err);
-    if (tk_cm_check_write_dot(k, tk_output_file(o), &err) != TK_OK) {
+    if (tk_casemate_check_write_dot(k, tk_output_file(o), &err) != TK_OK) {
         tk_output_abort(o);
         return cli_report(B.dot, &err);
     }
@@ -178,7 +178,7 @@ static int write_dot(tk_cm_checker *k)
     return EXIT_OK;
 }
 
-static int check(cli *c, tk_casemate_reader *r, tk_cm_checker *k)
+static int check(cli *c, tk_casemate_reader *r, tk_casemate_checker *k)
 {
     tk_casemate_record rec;
     tk_error err;
@@ -189,7 +189,7 @@ static int check(cli *c, tk_casemate_reader *r, tk_cm_checker *k)
         records++;
         if (B.dry_run)
             continue;
-        verdict = tk_cm_check_feed(k, &rec, &err);
+        verdict = tk_casemate_check_feed(k, &rec, &err);
         if (!B.quiet && !c->json && verdict >= 0)
             trace_step(k, &rec);
         if (verdict)
@@ -204,15 +204,15 @@ static int check(cli *c, tk_casemate_reader *r, tk_cm_checker *k)
         fflush(stdout);
         return cli_report(c->path, &err);
     }
-    const tk_cm_violation *v = tk_cm_check_violation(k);
+    const tk_casemate_violation *v = tk_casemate_check_violation(k);
     int dot_rc = B.dot ? write_dot(k) : EXIT_OK;
     if (c->json) {
-        int rc_json = print_json(c, v, B.dry_run ? records : tk_cm_check_events(k), r);
+        int rc_json = print_json(c, v, B.dry_run ? records : tk_casemate_check_events(k), r);
         if (rc_json != EXIT_OK)
             return rc_json;
     } else if (v) {
         if (!B.quiet) {
-            tk_cm_check_print_context(k, stdout);
+            tk_casemate_check_print_context(k, stdout);
             printf("  at: %s:%llu:%llu (record %llu)\n", c->path,
                    (unsigned long long)tk_casemate_reader_line(r),
                    (unsigned long long)tk_casemate_reader_col(r),
@@ -257,14 +257,14 @@ int cmd_bbm(int argc, char **argv)
         tk_error err;
         tk_error_clear(&err);
         tk_casemate_reader *r = tk_casemate_reader_new(c.in, &err);
-        tk_cm_checker *k = r ? tk_cm_check_new(&B.opt, &err) : NULL;
+        tk_casemate_checker *k = r ? tk_casemate_check_new(&B.opt, &err) : NULL;
         for (size_t i = 0; k && i < B.nwatch; i++)
-            if (tk_cm_check_watch(k, B.watch[i], &err) != TK_OK) {
-                tk_cm_check_free(k);
+            if (tk_casemate_check_watch(k, B.watch[i], &err) != TK_OK) {
+                tk_casemate_check_free(k);
                 k = NULL;
             }
         rc = k ? check(&c, r, k) : cli_report(c.path, &err);
-        tk_cm_check_free(k);
+        tk_casemate_check_free(k);
         tk_casemate_reader_free(r);
     }
     free(B.watch);

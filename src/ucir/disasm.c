@@ -57,32 +57,32 @@ static int capstone_machine(uint32_t arch, uint32_t mode, cs_arch *ca, cs_mode *
 {
     int m = (mode & UC_BIG) ? CS_MODE_BIG_ENDIAN : CS_MODE_LITTLE_ENDIAN;
     switch (arch) {
-    case TK_UC_ARCH_X86:
+    case TK_UCIR_ARCH_X86:
         *ca = CS_ARCH_X86;
-        m = mode & TK_UC_MODE_64 ? CS_MODE_64 : mode & TK_UC_MODE_16 ? CS_MODE_16 : CS_MODE_32;
+        m = mode & TK_UCIR_MODE_64 ? CS_MODE_64 : mode & TK_UCIR_MODE_16 ? CS_MODE_16 : CS_MODE_32;
         break;
-    case TK_UC_ARCH_ARM:
+    case TK_UCIR_ARCH_ARM:
         *ca = CS_ARCH_ARM;
         m |= mode & UC_THUMB ? CS_MODE_THUMB : CS_MODE_ARM;
         m |= mode & UC_MCLASS ? CS_MODE_MCLASS : 0;
         m |= mode & UC_V8 ? CS_MODE_V8 : 0;
         break;
-    case TK_UC_ARCH_ARM64:
+    case TK_UCIR_ARCH_ARM64:
         *ca = CS_ARCH_ARM64;
         break;
-    case TK_UC_ARCH_MIPS:
+    case TK_UCIR_ARCH_MIPS:
         *ca = CS_ARCH_MIPS;
-        m |= mode & TK_UC_MODE_64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32;
+        m |= mode & TK_UCIR_MODE_64 ? CS_MODE_MIPS64 : CS_MODE_MIPS32;
         break;
-    case TK_UC_ARCH_PPC:
+    case TK_UCIR_ARCH_PPC:
         *ca = CS_ARCH_PPC;
-        m = CS_MODE_BIG_ENDIAN | (mode & TK_UC_MODE_64 ? CS_MODE_64 : CS_MODE_32);
+        m = CS_MODE_BIG_ENDIAN | (mode & TK_UCIR_MODE_64 ? CS_MODE_64 : CS_MODE_32);
         break;
-    case TK_UC_ARCH_SPARC:
+    case TK_UCIR_ARCH_SPARC:
         *ca = CS_ARCH_SPARC;
-        m = CS_MODE_BIG_ENDIAN | (mode & TK_UC_MODE_64 ? CS_MODE_V9 : 0);
+        m = CS_MODE_BIG_ENDIAN | (mode & TK_UCIR_MODE_64 ? CS_MODE_V9 : 0);
         break;
-    case TK_UC_ARCH_M68K:
+    case TK_UCIR_ARCH_M68K:
         *ca = CS_ARCH_M68K;
         m = CS_MODE_BIG_ENDIAN | CS_MODE_M68K_040;
         break;

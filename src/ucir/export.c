@@ -121,9 +121,9 @@ tk_status tk_ucir_export_tenet_window(tk_ucir_reader *r, FILE *out, uint64_t fro
         goto done;
     }
     t.pc_name = "pc";
-    if (h->arch == TK_UC_ARCH_X86 && h->mode == TK_UC_MODE_64) {
+    if (h->arch == TK_UCIR_ARCH_X86 && h->mode == TK_UCIR_MODE_64) {
         t.regs = x64_regs, t.nregs = sizeof x64_regs / sizeof *x64_regs, t.pc_name = "rip";
-    } else if (h->arch == TK_UC_ARCH_X86) {
+    } else if (h->arch == TK_UCIR_ARCH_X86) {
         t.regs = x86_regs, t.nregs = sizeof x86_regs / sizeof *x86_regs, t.pc_name = "eip";
     }
     tk_ucir_op op;

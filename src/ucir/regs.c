@@ -102,10 +102,10 @@ const char *tk_ucir_reg_name(uint32_t arch, uint32_t mode, uint32_t num)
     (void)mode; /* the enums are shared by every mode of an architecture */
     int t;
     switch (arch) {
-    case TK_UC_ARCH_X86: t = T_X86; break;
-    case TK_UC_ARCH_ARM: t = T_ARM; break;
-    case TK_UC_ARCH_ARM64: t = T_ARM64; break;
-    case TK_UC_ARCH_MIPS: t = T_MIPS; break;
+    case TK_UCIR_ARCH_X86: t = T_X86; break;
+    case TK_UCIR_ARCH_ARM: t = T_ARM; break;
+    case TK_UCIR_ARCH_ARM64: t = T_ARM64; break;
+    case TK_UCIR_ARCH_MIPS: t = T_MIPS; break;
     default: return NULL;
     }
     if (num >= MAX_REG)
@@ -138,14 +138,14 @@ static const struct {
     const char *name;
     uint32_t arch, mode;
 } uc_arches[] = {
-    {"x86", TK_UC_ARCH_X86, TK_UC_MODE_32},
-    {"x86_64", TK_UC_ARCH_X86, TK_UC_MODE_64},
-    {"x86_16", TK_UC_ARCH_X86, TK_UC_MODE_16},
-    {"arm", TK_UC_ARCH_ARM, 0},
-    {"arm64", TK_UC_ARCH_ARM64, 0},
-    {"mips", TK_UC_ARCH_MIPS, TK_UC_MODE_32},
-    {"sparc", TK_UC_ARCH_SPARC, TK_UC_MODE_32 | TK_UC_MODE_BIG_ENDIAN},
-    {"m68k", TK_UC_ARCH_M68K, TK_UC_MODE_BIG_ENDIAN},
+    {"x86", TK_UCIR_ARCH_X86, TK_UCIR_MODE_32},
+    {"x86_64", TK_UCIR_ARCH_X86, TK_UCIR_MODE_64},
+    {"x86_16", TK_UCIR_ARCH_X86, TK_UCIR_MODE_16},
+    {"arm", TK_UCIR_ARCH_ARM, 0},
+    {"arm64", TK_UCIR_ARCH_ARM64, 0},
+    {"mips", TK_UCIR_ARCH_MIPS, TK_UCIR_MODE_32},
+    {"sparc", TK_UCIR_ARCH_SPARC, TK_UCIR_MODE_32 | TK_UCIR_MODE_BIG_ENDIAN},
+    {"m68k", TK_UCIR_ARCH_M68K, TK_UCIR_MODE_BIG_ENDIAN},
 };
 
 int ucir_arch_from_name(const char *name, uint32_t *arch, uint32_t *mode)

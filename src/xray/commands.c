@@ -93,39 +93,39 @@ static void fdr_line(tk_strbuf *b, const tk_xray_fdr_record *x, unsigned version
                                      "Function Tail Exit", "Function Enter With Arg"};
     sb_reset(b);
     switch (x->kind) {
-    case TK_FDR_FUNCTION:
+    case TK_XRAY_FDR_FUNCTION:
         sb_printf(b, "<%s: #%" PRIu32 " delta = +%" PRIu32 ">", fn[x->action & 3],
                   x->func_id, x->delta);
         break;
-    case TK_FDR_NEW_BUFFER:
+    case TK_XRAY_FDR_NEW_BUFFER:
         sb_printf(b, "<Thread ID: %" PRId32 ">", x->tid);
         break;
-    case TK_FDR_END_OF_BUFFER:
+    case TK_XRAY_FDR_END_OF_BUFFER:
         sb_puts(b, "<End of Buffer>");
         break;
-    case TK_FDR_NEW_CPU:
+    case TK_XRAY_FDR_NEW_CPU:
         sb_printf(b, "<CPU: id = %u, tsc = %" PRIu64 ">", x->cpu, x->tsc);
         break;
-    case TK_FDR_TSC_WRAP:
+    case TK_XRAY_FDR_TSC_WRAP:
         sb_printf(b, "<TSC Wrap: base = %" PRIu64 ">", x->tsc);
         break;
-    case TK_FDR_WALLTIME:
+    case TK_XRAY_FDR_WALLTIME:
         sb_printf(b, "<Wall Time: seconds = %" PRIu64 ".%06" PRIu32 ">", x->seconds,
                   x->micros);
         break;
-    case TK_FDR_CALL_ARG:
+    case TK_XRAY_FDR_CALL_ARG:
         sb_printf(b, "<Call Argument: data = %" PRIu64 " (hex = 0x%" PRIx64 ")>", x->value,
                   x->value);
         break;
-    case TK_FDR_BUFFER_EXTENTS:
+    case TK_XRAY_FDR_BUFFER_EXTENTS:
         sb_printf(b, "<Buffer: size = %" PRIu64 " bytes>", x->value);
         break;
-    case TK_FDR_PID:
+    case TK_XRAY_FDR_PID:
         sb_printf(b, "<PID: %" PRId32 ">", x->pid);
         break;
-    case TK_FDR_CUSTOM_EVENT:
-    case TK_FDR_TYPED_EVENT:
-        if (x->kind == TK_FDR_TYPED_EVENT)
+    case TK_XRAY_FDR_CUSTOM_EVENT:
+    case TK_XRAY_FDR_TYPED_EVENT:
+        if (x->kind == TK_XRAY_FDR_TYPED_EVENT)
             sb_printf(b, "<Typed Event: delta = %+" PRId32 ", type = %u, size = %" PRId32,
                       x->event_delta, x->event_type, x->size);
         else if (version >= 5)
@@ -170,30 +170,30 @@ static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
     tk_sink_u64(s, "offset", x->offset, TK_SINK_HEX);
     tk_sink_cstr(s, "kind", tk_xray_fdr_kind_name(x->kind), TK_SINK_ENUM);
     switch (x->kind) {
-    case TK_FDR_FUNCTION:
+    case TK_XRAY_FDR_FUNCTION:
         tk_sink_cstr(s, "action", actions[x->action & 3], TK_SINK_ENUM);
         tk_sink_u64(s, "func_id", x->func_id, 0);
         tk_sink_u64(s, "delta", x->delta, 0);
         break;
-    case TK_FDR_NEW_BUFFER: tk_sink_i64(s, "thread", x->tid); break;
-    case TK_FDR_PID: tk_sink_i64(s, "pid", x->pid); break;
-    case TK_FDR_NEW_CPU:
+    case TK_XRAY_FDR_NEW_BUFFER: tk_sink_i64(s, "thread", x->tid); break;
+    case TK_XRAY_FDR_PID: tk_sink_i64(s, "pid", x->pid); break;
+    case TK_XRAY_FDR_NEW_CPU:
         tk_sink_u64(s, "cpu", x->cpu, 0);
         tk_sink_u64(s, "tsc", x->tsc, 0);
         break;
-    case TK_FDR_TSC_WRAP: tk_sink_u64(s, "tsc", x->tsc, 0); break;
-    case TK_FDR_WALLTIME:
+    case TK_XRAY_FDR_TSC_WRAP: tk_sink_u64(s, "tsc", x->tsc, 0); break;
+    case TK_XRAY_FDR_WALLTIME:
         tk_sink_u64(s, "seconds", x->seconds, 0);
         tk_sink_u64(s, "micros", x->micros, 0);
         break;
-    case TK_FDR_CALL_ARG: tk_sink_u64(s, "arg", x->value, 0); break;
-    case TK_FDR_BUFFER_EXTENTS: tk_sink_u64(s, "size", x->value, 0); break;
-    case TK_FDR_CUSTOM_EVENT:
-    case TK_FDR_TYPED_EVENT:
+    case TK_XRAY_FDR_CALL_ARG: tk_sink_u64(s, "arg", x->value, 0); break;
+    case TK_XRAY_FDR_BUFFER_EXTENTS: tk_sink_u64(s, "size", x->value, 0); break;
+    case TK_XRAY_FDR_CUSTOM_EVENT:
+    case TK_XRAY_FDR_TYPED_EVENT:
         tk_sink_i64(s, "size", x->size);
-        if (x->kind == TK_FDR_TYPED_EVENT || version >= 5)
+        if (x->kind == TK_XRAY_FDR_TYPED_EVENT || version >= 5)
             tk_sink_i64(s, "delta", x->event_delta);
-        if (x->kind == TK_FDR_TYPED_EVENT) {
+        if (x->kind == TK_XRAY_FDR_TYPED_EVENT) {
             tk_sink_u64(s, "event_type", x->event_type, 0);
         } else if (version < 5) {
             tk_sink_u64(s, "tsc", x->tsc, 0);
@@ -201,7 +201,7 @@ static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
         }
         hex_data(s, x->payload, x->size > 0 ? (size_t)x->size : 0);
         break;
-    case TK_FDR_END_OF_BUFFER: break;
+    case TK_XRAY_FDR_END_OF_BUFFER: break;
     }
     tk_sink_record_end(s);
 }

@@ -51,17 +51,17 @@ const char *tk_xray_kind_name(tk_xray_kind k)
 const char *tk_xray_fdr_kind_name(tk_xray_fdr_kind k)
 {
     switch (k) {
-    case TK_FDR_NEW_BUFFER: return "new-buffer";
-    case TK_FDR_END_OF_BUFFER: return "end-of-buffer";
-    case TK_FDR_NEW_CPU: return "new-cpu";
-    case TK_FDR_TSC_WRAP: return "tsc-wrap";
-    case TK_FDR_WALLTIME: return "walltime";
-    case TK_FDR_CUSTOM_EVENT: return "custom-event";
-    case TK_FDR_CALL_ARG: return "call-argument";
-    case TK_FDR_BUFFER_EXTENTS: return "buffer-extents";
-    case TK_FDR_TYPED_EVENT: return "typed-event";
-    case TK_FDR_PID: return "pid";
-    case TK_FDR_FUNCTION: return "function";
+    case TK_XRAY_FDR_NEW_BUFFER: return "new-buffer";
+    case TK_XRAY_FDR_END_OF_BUFFER: return "end-of-buffer";
+    case TK_XRAY_FDR_NEW_CPU: return "new-cpu";
+    case TK_XRAY_FDR_TSC_WRAP: return "tsc-wrap";
+    case TK_XRAY_FDR_WALLTIME: return "walltime";
+    case TK_XRAY_FDR_CUSTOM_EVENT: return "custom-event";
+    case TK_XRAY_FDR_CALL_ARG: return "call-argument";
+    case TK_XRAY_FDR_BUFFER_EXTENTS: return "buffer-extents";
+    case TK_XRAY_FDR_TYPED_EVENT: return "typed-event";
+    case TK_XRAY_FDR_PID: return "pid";
+    case TK_XRAY_FDR_FUNCTION: return "function";
     }
     return "unknown";
 }

@@ -380,7 +380,7 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
             FAIL(off, "truncated function record: needs 8 bytes, %lld left",
                  (long long)avail);
         uint32_t w = tk_ld32(p, 0);
-        x->kind = TK_FDR_FUNCTION;
+        x->kind = TK_XRAY_FDR_FUNCTION;
         x->action = (uint8_t)((w >> 1) & 7);
         if (x->action > TK_XRAY_ENTER_ARG)
             FAIL(off, "unknown function record type %u", x->action);
@@ -397,41 +397,41 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
     *len = FDR_METADATA_SIZE;
     x->kind = (tk_xray_fdr_kind)kind;
     switch (kind) {
-    case TK_FDR_NEW_BUFFER:
+    case TK_XRAY_FDR_NEW_BUFFER:
         x->tid = (int32_t)tk_ld32(b, 0);
         break;
-    case TK_FDR_END_OF_BUFFER:
+    case TK_XRAY_FDR_END_OF_BUFFER:
         if (v >= 2)
             FAIL(off, "EndOfBuffer records are not allowed from version 2 on");
         break;
-    case TK_FDR_NEW_CPU:
+    case TK_XRAY_FDR_NEW_CPU:
         x->cpu = tk_ld16(b, 0);
         x->tsc = tk_ld64(b + 2, 0);
         break;
-    case TK_FDR_TSC_WRAP:
+    case TK_XRAY_FDR_TSC_WRAP:
         x->tsc = tk_ld64(b, 0);
         break;
-    case TK_FDR_WALLTIME:
+    case TK_XRAY_FDR_WALLTIME:
         x->seconds = tk_ld64(b, 0);
         x->micros = tk_ld32(b + 8, 0);
         break;
-    case TK_FDR_CALL_ARG:
+    case TK_XRAY_FDR_CALL_ARG:
         x->value = tk_ld64(b, 0);
         break;
-    case TK_FDR_BUFFER_EXTENTS:
+    case TK_XRAY_FDR_BUFFER_EXTENTS:
         if (v < 2)
             FAIL(off, "BufferExtents records appear only from version 2 on");
         x->value = tk_ld64(b, 0);
         break;
-    case TK_FDR_PID:
+    case TK_XRAY_FDR_PID:
         x->pid = (int32_t)tk_ld32(b, 0);
         break;
-    case TK_FDR_CUSTOM_EVENT:
-    case TK_FDR_TYPED_EVENT:
+    case TK_XRAY_FDR_CUSTOM_EVENT:
+    case TK_XRAY_FDR_TYPED_EVENT:
         x->size = (int32_t)tk_ld32(b, 0);
-        if (kind == TK_FDR_TYPED_EVENT || v >= 5) {
+        if (kind == TK_XRAY_FDR_TYPED_EVENT || v >= 5) {
             x->event_delta = (int32_t)tk_ld32(b + 4, 0);
-            x->event_type = kind == TK_FDR_TYPED_EVENT ? tk_ld16(b + 8, 0) : 0;
+            x->event_type = kind == TK_XRAY_FDR_TYPED_EVENT ? tk_ld16(b + 8, 0) : 0;
         } else {
             x->tsc = tk_ld64(b + 4, 0);
             x->cpu = v == 4 ? tk_ld16(b + 12, 0) : 0; /* v1–3 store none */
@@ -556,14 +556,14 @@ static int next_raw(tk_xray_reader *r, tk_xray_fdr_record *x, int ordered,
         return rc;
     }
     if (r->hdr.version >= 2) {
-        if (!r->have_extents && x->kind != TK_FDR_BUFFER_EXTENTS)
+        if (!r->have_extents && x->kind != TK_XRAY_FDR_BUFFER_EXTENTS)
             FAIL(off, "%s record outside any buffer: expected BufferExtents",
                  tk_xray_fdr_kind_name(x->kind));
-        if (r->have_extents && x->kind == TK_FDR_BUFFER_EXTENTS)
+        if (r->have_extents && x->kind == TK_XRAY_FDR_BUFFER_EXTENTS)
             FAIL(off, "BufferExtents record inside a buffer (%llu bytes before "
                       "its end)",
                  (unsigned long long)(r->buf_end - off));
-        if (x->kind == TK_FDR_BUFFER_EXTENTS && x->value > UINT64_MAX - (off + len))
+        if (x->kind == TK_XRAY_FDR_BUFFER_EXTENTS && x->value > UINT64_MAX - (off + len))
             FAIL(off, "buffer extents of %llu bytes overflow",
                  (unsigned long long)x->value);
         if (r->have_extents && off + len > r->buf_end)
@@ -577,25 +577,25 @@ static int next_raw(tk_xray_reader *r, tk_xray_fdr_record *x, int ordered,
     r->cur.p += len;
     r->raw_index++;
     switch (x->kind) {
-    case TK_FDR_BUFFER_EXTENTS:
+    case TK_XRAY_FDR_BUFFER_EXTENTS:
         r->have_extents = 1;
         r->buf_end = off + len + x->value; /* overflow checked above */
         break;
-    case TK_FDR_NEW_BUFFER:
+    case TK_XRAY_FDR_NEW_BUFFER:
         r->blocks++;
         r->tid = (uint32_t)x->tid;
         r->pid = 0;
         r->cpu = 0;
         r->base = 0;
         break;
-    case TK_FDR_PID: /* pids are documented as 0 below v3 */
+    case TK_XRAY_FDR_PID: /* pids are documented as 0 below v3 */
         if (r->hdr.version >= 3)
             r->pid = (uint32_t)x->pid;
         break;
-    case TK_FDR_NEW_CPU:
+    case TK_XRAY_FDR_NEW_CPU:
         r->cpu = x->cpu;
         break;
-    case TK_FDR_END_OF_BUFFER:
+    case TK_XRAY_FDR_END_OF_BUFFER:
         if (skip_v1_padding(r, err) != 0)
             return -1;
         break;
@@ -640,11 +640,11 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
             return flush_pending(r, out);
         slot *s;
         switch (x.kind) {
-        case TK_FDR_NEW_CPU:
-        case TK_FDR_TSC_WRAP:
+        case TK_XRAY_FDR_NEW_CPU:
+        case TK_XRAY_FDR_TSC_WRAP:
             r->base = x.tsc;
             continue;
-        case TK_FDR_CALL_ARG:
+        case TK_XRAY_FDR_CALL_ARG:
             if (!r->have_pending)
                 continue;
             s = &r->slots[r->cur_slot];
@@ -653,18 +653,18 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
             if (slot_add_arg(s, x.value) != 0)
                 NOMEM();
             continue;
-        case TK_FDR_FUNCTION:
+        case TK_XRAY_FDR_FUNCTION:
             r->base += x.delta;
             s = fresh_slot(r);
             s->rec.kind = (tk_xray_kind)x.action;
             s->rec.func_id = (int32_t)x.func_id;
             break;
-        case TK_FDR_CUSTOM_EVENT:
-        case TK_FDR_TYPED_EVENT:
+        case TK_XRAY_FDR_CUSTOM_EVENT:
+        case TK_XRAY_FDR_TYPED_EVENT:
             s = fresh_slot(r);
-            if (x.kind == TK_FDR_TYPED_EVENT || r->hdr.version >= 5)
+            if (x.kind == TK_XRAY_FDR_TYPED_EVENT || r->hdr.version >= 5)
                 r->base += (uint64_t)(int64_t)x.event_delta;
-            s->rec.kind = x.kind == TK_FDR_TYPED_EVENT ? TK_XRAY_TYPED_EVENT
+            s->rec.kind = x.kind == TK_XRAY_FDR_TYPED_EVENT ? TK_XRAY_TYPED_EVENT
                                                         : TK_XRAY_CUSTOM_EVENT;
             s->rec.event_type = x.event_type;
             if (slot_set_data(s, x.payload, (uint32_t)x.size) != 0)
@@ -673,7 +673,7 @@ static int next_fdr_logical(tk_xray_reader *r, tk_xray_record *out, tk_error *er
         default:
             continue;
         }
-        int absolute = x.kind == TK_FDR_CUSTOM_EVENT && r->hdr.version < 5;
+        int absolute = x.kind == TK_XRAY_FDR_CUSTOM_EVENT && r->hdr.version < 5;
         s->rec.tsc = absolute ? x.tsc : r->base;
         /* v1–3 custom events store no CPU: they keep the block's */
         s->rec.cpu = absolute && r->hdr.version == 4 ? x.cpu : r->cpu;

@@ -44,17 +44,17 @@ static const char *const names[XV_MAX] = {
 xv_state tk_xv_state_of(tk_xray_fdr_kind k)
 {
     switch (k) {
-    case TK_FDR_NEW_BUFFER: return XV_NEW_BUFFER;
-    case TK_FDR_END_OF_BUFFER: return XV_EOB;
-    case TK_FDR_NEW_CPU: return XV_NEW_CPU;
-    case TK_FDR_TSC_WRAP: return XV_TSC_WRAP;
-    case TK_FDR_WALLTIME: return XV_WALLTIME;
-    case TK_FDR_CUSTOM_EVENT: return XV_CUSTOM;
-    case TK_FDR_CALL_ARG: return XV_CALL_ARG;
-    case TK_FDR_BUFFER_EXTENTS: return XV_EXTENTS;
-    case TK_FDR_TYPED_EVENT: return XV_TYPED;
-    case TK_FDR_PID: return XV_PID;
-    case TK_FDR_FUNCTION: return XV_FUNCTION;
+    case TK_XRAY_FDR_NEW_BUFFER: return XV_NEW_BUFFER;
+    case TK_XRAY_FDR_END_OF_BUFFER: return XV_EOB;
+    case TK_XRAY_FDR_NEW_CPU: return XV_NEW_CPU;
+    case TK_XRAY_FDR_TSC_WRAP: return XV_TSC_WRAP;
+    case TK_XRAY_FDR_WALLTIME: return XV_WALLTIME;
+    case TK_XRAY_FDR_CUSTOM_EVENT: return XV_CUSTOM;
+    case TK_XRAY_FDR_CALL_ARG: return XV_CALL_ARG;
+    case TK_XRAY_FDR_BUFFER_EXTENTS: return XV_EXTENTS;
+    case TK_XRAY_FDR_TYPED_EVENT: return XV_TYPED;
+    case TK_XRAY_FDR_PID: return XV_PID;
+    case TK_XRAY_FDR_FUNCTION: return XV_FUNCTION;
     }
     return XV_UNKNOWN;
 }

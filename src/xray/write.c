@@ -154,7 +154,7 @@ static void pad_v1(tk_xray_writer *w, tbuf *t)
     size_t pad = w->bufsize - t->len;
     memset(t->data + t->len, 0, pad);
     if (pad % 8) { /* readable payload: fdr-dump prints it raw */
-        meta(t->data + t->len, TK_FDR_CUSTOM_EVENT);
+        meta(t->data + t->len, TK_XRAY_FDR_CUSTOM_EVENT);
         tk_st32(t->data + t->len + 1, (uint32_t)(pad % 8), 0);
         memcpy(t->data + t->len + META, "padding", pad % 8);
     }
@@ -167,12 +167,12 @@ static void flush_block(tk_xray_writer *w, tbuf *t)
         return;
     if (w->h.version >= 2) {
         uint8_t m[META];
-        meta(m, TK_FDR_BUFFER_EXTENTS);
+        meta(m, TK_XRAY_FDR_BUFFER_EXTENTS);
         tk_st64(m + 1, t->len, 0);
         put(w, m, META);
         put(w, t->data, t->len);
     } else { /* v1: EndOfBuffer, then pad to the fixed size */
-        meta(t->data + t->len, TK_FDR_END_OF_BUFFER);
+        meta(t->data + t->len, TK_XRAY_FDR_END_OF_BUFFER);
         t->len += META;
         pad_v1(w, t);
         put(w, t->data, w->bufsize);
@@ -185,10 +185,10 @@ static void flush_block(tk_xray_writer *w, tbuf *t)
 static void open_block(tk_xray_writer *w, tbuf *t, uint16_t cpu, uint64_t tsc)
 {
     uint8_t *m = t->data;
-    meta(m, TK_FDR_NEW_BUFFER);
+    meta(m, TK_XRAY_FDR_NEW_BUFFER);
     tk_st32(m + 1, t->tid, 0);
     m += META;
-    meta(m, TK_FDR_WALLTIME);
+    meta(m, TK_XRAY_FDR_WALLTIME);
     /* From the TSC, but later than the thread's block before: readers put
      * a thread's blocks in wall-clock order, and this keeps the order in
      * which its records came (even when their TSCs go back). */
@@ -205,11 +205,11 @@ static void open_block(tk_xray_writer *w, tbuf *t, uint16_t cpu, uint64_t tsc)
     tk_st32(m + 9, usec, 0);
     m += META;
     if (w->h.version >= 3) {
-        meta(m, TK_FDR_PID);
+        meta(m, TK_XRAY_FDR_PID);
         tk_st32(m + 1, t->pid, 0);
         m += META;
     }
-    meta(m, TK_FDR_NEW_CPU);
+    meta(m, TK_XRAY_FDR_NEW_CPU);
     tk_st16(m + 1, cpu, 0);
     tk_st64(m + 3, tsc, 0);
     m += META;
@@ -290,7 +290,7 @@ static tk_status write_fdr(tk_xray_writer *w, const tk_xray_record *rec, tk_erro
     int absolute = rec->kind == TK_XRAY_CUSTOM_EVENT && w->h.version < 5;
     if (!absolute && rec->cpu != t->cpu) {
         m = t->data + t->len;
-        meta(m, TK_FDR_NEW_CPU);
+        meta(m, TK_XRAY_FDR_NEW_CPU);
         tk_st16(m + 1, rec->cpu, 0);
         tk_st64(m + 3, rec->tsc, 0);
         t->len += META;
@@ -302,7 +302,7 @@ static tk_status write_fdr(tk_xray_writer *w, const tk_xray_record *rec, tk_erro
     int fits = rec->tsc >= t->last_tsc && (is_func ? delta <= UINT32_MAX : delta <= INT32_MAX);
     if (!absolute && !fits) {
         m = t->data + t->len;
-        meta(m, TK_FDR_TSC_WRAP);
+        meta(m, TK_XRAY_FDR_TSC_WRAP);
         tk_st64(m + 1, rec->tsc, 0);
         t->len += META;
         t->last_tsc = rec->tsc;
@@ -319,14 +319,14 @@ static tk_status write_fdr(tk_xray_writer *w, const tk_xray_record *rec, tk_erro
         t->last_tsc = rec->tsc;
         for (uint32_t i = 0; i < rec->nargs; i++) {
             m = t->data + t->len;
-            meta(m, TK_FDR_CALL_ARG);
+            meta(m, TK_XRAY_FDR_CALL_ARG);
             tk_st64(m + 1, rec->args[i], 0);
             t->len += META;
         }
     } else {
         int typed = rec->kind == TK_XRAY_TYPED_EVENT;
         m = t->data + t->len;
-        meta(m, typed ? TK_FDR_TYPED_EVENT : TK_FDR_CUSTOM_EVENT);
+        meta(m, typed ? TK_XRAY_FDR_TYPED_EVENT : TK_XRAY_FDR_CUSTOM_EVENT);
         tk_st32(m + 1, rec->data_len, 0);
         if (absolute) {
             tk_st64(m + 5, rec->tsc, 0);

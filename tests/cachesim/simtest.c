@@ -39,7 +39,7 @@ static void feed(tk_cachesim *s, const tk_cacheray_record *rec)
 
 void st_access(tk_cachesim *s, uint64_t addr, unsigned size, int write, uint64_t thread)
 {
-    tk_cacheray_record rec = {.type = write ? TK_CR_WRITE : TK_CR_READ, .addr = addr,
+    tk_cacheray_record rec = {.type = write ? TK_CACHERAY_WRITE : TK_CACHERAY_READ, .addr = addr,
                               .size = (uint8_t)size, .thread = thread};
     feed(s, &rec);
 }
@@ -50,7 +50,7 @@ void st_write(tk_cachesim *s, uint64_t addr, unsigned size) { st_access(s, addr,
 void st_add(tk_cachesim *s, uint64_t addr, uint32_t elemsize, uint32_t elemcount,
             const char *type)
 {
-    tk_cacheray_record rec = {.type = TK_CR_RTTA_ADD, .addr = addr, .elemsize = elemsize,
+    tk_cacheray_record rec = {.type = TK_CACHERAY_RTTA_ADD, .addr = addr, .elemsize = elemsize,
                               .elemcount = elemcount, .type_name = type,
                               .typename_len = (uint32_t)strlen(type)};
     feed(s, &rec);
@@ -58,7 +58,7 @@ void st_add(tk_cachesim *s, uint64_t addr, uint32_t elemsize, uint32_t elemcount
 
 void st_remove(tk_cachesim *s, uint64_t addr)
 {
-    tk_cacheray_record rec = {.type = TK_CR_RTTA_REMOVE, .addr = addr};
+    tk_cacheray_record rec = {.type = TK_CACHERAY_RTTA_REMOVE, .addr = addr};
     feed(s, &rec);
 }
 

@@ -58,8 +58,8 @@ static void random_trace(tu_buf *b, uint64_t seed, size_t records, size_t maxnam
             tu_add(b, live[k], 1, 8 + (r >> 24) % 24, 1 + (r >> 32) % 100, name,
                    (uint32_t)(7 + (r >> 40) % (maxname - 6)));
         } else {
-            uint8_t tag = (r >> 8 & 1) | (r % 13 == 0 ? TK_CR_ATOMIC : 0) |
-                          (r % 17 == 0 ? TK_CR_UNALIGNED : 0);
+            uint8_t tag = (r >> 8 & 1) | (r % 13 == 0 ? TK_CACHERAY_ATOMIC : 0) |
+                          (r % 17 == 0 ? TK_CACHERAY_UNALIGNED : 0);
             if (r % 11 == 0) /* per-thread counters sharing a line */
                 tu_access(b, tag | 1, 0x1A000 + 8 * ((r >> 50) % 3), 4, (r >> 50) % 3);
             else { /* half of them near the last: runs in one line */
@@ -229,10 +229,10 @@ static void errors_as_the_reader(void **state)
         random_trace(&b, 21, 500 + (size_t)c * 1000, 20);
         switch (c) {
         case 0: tu_put8(&b, 0x07); break;                       /* unknown tag */
-        case 1: tu_put8(&b, TK_CR_WRITE); tu_put64(&b, 1); break; /* truncated access */
-        case 2: tu_put8(&b, TK_CR_RTTA_ADD | TK_CR_ATOMIC); break; /* flags on rtta */
+        case 1: tu_put8(&b, TK_CACHERAY_WRITE); tu_put64(&b, 1); break; /* truncated access */
+        case 2: tu_put8(&b, TK_CACHERAY_RTTA_ADD | TK_CACHERAY_ATOMIC); break; /* flags on rtta */
         case 3: tu_add(&b, 0x1000, 0, 8, 1, "struct.X", 8); b.len -= 3; break; /* name cut */
-        case 4: tu_put8(&b, TK_CR_RTTA_REMOVE); tu_put32(&b, 0); break;
+        case 4: tu_put8(&b, TK_CACHERAY_RTTA_REMOVE); tu_put32(&b, 0); break;
         case 5: tu_access(&b, 0, 0x1000, 8, 0); tu_put8(&b, 0x3f); break;
         }
         tk_error e1, e2;

@@ -1,7 +1,7 @@
 /* Helpers shared by the casemate tests: whole logs read into owned
  * records, one-record parses, error capture and record comparison. */
-#ifndef TK_CM_TEST_H
-#define TK_CM_TEST_H
+#ifndef TK_CASEMATE_TEST_H
+#define TK_CASEMATE_TEST_H
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,7 @@ static inline void cm_push(cm_recs *r, const tk_casemate_record *rec, uint64_t l
     }
     tk_casemate_record *c = &r->v[r->n];
     *c = *rec;
-    if (rec->src_kind == TK_CM_SRC_STRING) {
+    if (rec->src_kind == TK_CASEMATE_SRC_STRING) {
         char *s = malloc(rec->src_len + 1);
         assert_non_null(s);
         if (rec->src_len)
@@ -87,7 +87,7 @@ static inline int cm_read_mem(const void *d, size_t n, cm_recs *out, tk_error *e
 static inline void cm_recs_free(cm_recs *r)
 {
     for (size_t i = 0; i < r->n; i++)
-        if (r->v[i].src_kind == TK_CM_SRC_STRING)
+        if (r->v[i].src_kind == TK_CASEMATE_SRC_STRING)
             free((char *)r->v[i].src);
     free(r->v);
     free(r->line);
@@ -103,8 +103,8 @@ static inline void cm_assert_equal(const tk_casemate_record *want, const tk_case
     if (tk_casemate_record_equal(want, got))
         return;
     char a[1024], b[1024];
-    tk_casemate_format(want, TK_CM_KEYWORD, a, sizeof a);
-    tk_casemate_format(got, TK_CM_KEYWORD, b, sizeof b);
+    tk_casemate_format(want, TK_CASEMATE_KEYWORD, a, sizeof a);
+    tk_casemate_format(got, TK_CASEMATE_KEYWORD, b, sizeof b);
     fail_msg("records differ:\n  want %s\n  got  %s", a, b);
 }
 
@@ -121,7 +121,7 @@ static inline tk_casemate_record cm_one(const char *text)
     if (r.n != 1)
         fail_msg("'%s': %zu records", text, r.n);
     tk_casemate_record rec = r.v[0];
-    if (rec.src_kind == TK_CM_SRC_STRING) {
+    if (rec.src_kind == TK_CASEMATE_SRC_STRING) {
         assert_true(rec.src_len < sizeof src);
         memcpy(src, rec.src, rec.src_len + 1);
         rec.src = src;

@@ -1,4 +1,4 @@
-/* The break-before-make checker (tk_cm_check_*), on small hand-written
+/* The break-before-make checker (tk_casemate_check_*), on small hand-written
  * logs: every rule of the model, every violation code with its message,
  * every departure from casemate-check (each fixed bug), the options, the
  * queries and printers. The last test fails if a code was never produced. */
@@ -10,31 +10,31 @@
 
 /* ------------------------------------------------------------- harness */
 
-static tk_cm_checker *K;
+static tk_casemate_checker *K;
 static tk_error E;
 static int seen[64];
 
-static const tk_cm_check_options DEFAULTS = {0};
-static const tk_cm_check_options RACY = {.racy = 1};
-static const tk_cm_check_options IGNORE_UNINIT = {.ignore_uninit = 1};
-static const tk_cm_check_options PROMOTE = {.promote_tlbi_by_id = 1};
-static const tk_cm_check_options NO_DEFAULTS = {.no_sysreg_defaults = 1};
+static const tk_casemate_check_options DEFAULTS = {0};
+static const tk_casemate_check_options RACY = {.racy = 1};
+static const tk_casemate_check_options IGNORE_UNINIT = {.ignore_uninit = 1};
+static const tk_casemate_check_options PROMOTE = {.promote_tlbi_by_id = 1};
+static const tk_casemate_check_options NO_DEFAULTS = {.no_sysreg_defaults = 1};
 
 /* Feed the whole log (it must parse) until the checker stops. */
-static int run(const char *log, const tk_cm_check_options *o)
+static int run(const char *log, const tk_casemate_check_options *o)
 {
-    tk_cm_check_free(K);
+    tk_casemate_check_free(K);
     tk_error_clear(&E);
     tk_input *in = tk_input_from_memory(log, strlen(log), "log", &E);
     assert_non_null(in);
     tk_casemate_reader *r = tk_casemate_reader_new(in, &E);
     assert_non_null(r);
-    K = tk_cm_check_new(o, &E);
+    K = tk_casemate_check_new(o, &E);
     assert_non_null(K);
     tk_casemate_record rec;
     int rc, verdict = 0;
     while ((rc = tk_casemate_next(r, &rec, &E)) > 0)
-        if ((verdict = tk_cm_check_feed(K, &rec, &E)) != 0)
+        if ((verdict = tk_casemate_check_feed(K, &rec, &E)) != 0)
             break;
     if (rc < 0)
         fail_msg("the test log does not parse: %s (line %llu col %llu)", E.message,
@@ -46,9 +46,9 @@ static int run(const char *log, const tk_cm_check_options *o)
 
 static const char *message_of(const char *code)
 {
-    for (size_t i = 0; i < tk_cm_check_code_count(); i++) {
+    for (size_t i = 0; i < tk_casemate_check_code_count(); i++) {
         const char *m;
-        if (strcmp(tk_cm_check_code(i, &m), code) == 0) {
+        if (strcmp(tk_casemate_check_code(i, &m), code) == 0) {
             seen[i] = 1;
             return m;
         }
@@ -57,10 +57,10 @@ static const char *message_of(const char *code)
     return NULL;
 }
 
-static void expect_code(const char *log, const tk_cm_check_options *o, const char *code)
+static void expect_code(const char *log, const tk_casemate_check_options *o, const char *code)
 {
     int rc = run(log, o);
-    const tk_cm_violation *v = tk_cm_check_violation(K);
+    const tk_casemate_violation *v = tk_casemate_check_violation(K);
     if (rc != 1 || !v)
         fail_msg("expected %s, got %s", code,
                  rc < 0 ? E.message : "no violation (the log passed)");
@@ -69,18 +69,18 @@ static void expect_code(const char *log, const tk_cm_check_options *o, const cha
     assert_string_equal(v->message, message_of(code));
 }
 
-static void expect_pass(const char *log, const tk_cm_check_options *o)
+static void expect_pass(const char *log, const tk_casemate_check_options *o)
 {
     int rc = run(log, o);
-    const tk_cm_violation *v = tk_cm_check_violation(K);
+    const tk_casemate_violation *v = tk_casemate_check_violation(K);
     if (rc != 0)
         fail_msg("expected a pass, got %s", rc < 0 ? E.message : v ? v->message : "?");
 }
 
-static tk_cm_entry entry(uint64_t addr)
+static tk_casemate_entry entry(uint64_t addr)
 {
-    tk_cm_entry e;
-    tk_cm_check_entry(K, addr, &e);
+    tk_casemate_entry e;
+    tk_casemate_check_entry(K, addr, &e);
     return e;
 }
 
@@ -125,7 +125,7 @@ static void test_good_sequences(void **state)
     /* stage 2: DSB, IPA, DSB, stage-1 TLBI, DSB; or one TLBI of both stages */
     expect_pass(P2 INVAL DSB(0) "(tlbi 11 0 ipas2e1is 0)" DSB(0) "(tlbi 12 0 vmalle1is)"
                 DSB(0) REMAP, &DEFAULTS);
-    assert_int_equal(entry(0x11000).state, TK_CM_STATE_VALID);
+    assert_int_equal(entry(0x11000).state, TK_CASEMATE_STATE_VALID);
     expect_pass(P2 INVAL DSB(0) "(tlbi 11 0 alle1is)" DSB(0) REMAP, &DEFAULTS);
     expect_pass(P2 INVAL DSB(0) "(tlbi 11 0 vmalls12e1is)" DSB(0) REMAP, &DEFAULTS);
     /* ishst moves unguarded on; DSB SY counts as ISH */
@@ -168,11 +168,11 @@ static void test_missing_maintenance(void **state)
         char log[4096];
         snprintf(log, sizeof log, "%s%s%s%s", P2, INVAL, partial[i], REMAP);
         expect_code(log, &DEFAULTS, "bbm-missing-tlbi");
-        const tk_cm_violation *v = tk_cm_check_violation(K);
+        const tk_casemate_violation *v = tk_casemate_check_violation(K);
         assert_int_equal(v->id, 20);
         assert_int_equal(v->nentries, 1);
         assert_int_equal(v->entries[0].address, 0x11000);
-        assert_int_equal(v->entries[0].state, TK_CM_STATE_INVALID_UNCLEAN);
+        assert_int_equal(v->entries[0].state, TK_CASEMATE_STATE_INVALID_UNCLEAN);
         assert_int_equal(v->entries[0].old, 0x400004fd);
     }
     /* EL1&0 TLBIs never reach stage 1 */
@@ -190,8 +190,8 @@ static void test_valid_to_valid(void **state)
     /* a new output address, both with AF set: casemate's inverted AF test
      * let this through */
     expect_code(P2 REMAP, &DEFAULTS, "bbm-no-break");
-    const tk_cm_violation *v = tk_cm_check_violation(K);
-    assert_int_equal(v->entries[0].state, TK_CM_STATE_VALID);
+    const tk_casemate_violation *v = tk_casemate_check_violation(K);
+    assert_int_equal(v->entries[0].state, TK_CASEMATE_STATE_VALID);
     assert_int_equal(v->entries[0].value, 0x400004fd);
     /* a change of the access flag alone, or of software bits: no BBM */
     expect_pass(P2 "(mem-write 10 0 plain 11000 400000fd)", &DEFAULTS);
@@ -211,34 +211,34 @@ static void test_tables(void **state)
     /* a table entry invalidated: the subtree is frozen until it is clean */
     expect_code(P2 "(mem-write 10 0 plain 11008 0)" DSB(0)
                 "(mem-write 11 0 plain 12008 404004fd)", &DEFAULTS, "write-unclean-parent");
-    assert_true(tk_cm_check_violation(K)->entries[0].frozen);
+    assert_true(tk_casemate_check_violation(K)->entries[0].frozen);
     expect_pass(P2 "(mem-write 10 0 plain 11008 0)" DSB(0) "(mem-write 11 0 plain 12008 402004fd)"
                 "(mem-write 12 0 release 12010 0)", &DEFAULTS);
     /* cleaning the parent needs the entries below clean */
     expect_code(P2 "(mem-write 10 0 plain 12008 0)(mem-write 11 0 release 11008 0)" DSB(0)
                 "(tlbi 12 0 ipas2e1is 40200)(tlbi 13 0 alle1is)" DSB(0), &DEFAULTS,
                 "bbm-unclean-children");
-    const tk_cm_violation *v = tk_cm_check_violation(K);
+    const tk_casemate_violation *v = tk_casemate_check_violation(K);
     assert_int_equal(v->nentries, 2);
     assert_int_equal(v->entries[0].address, 0x11008);
     assert_int_equal(v->entries[1].address, 0x12008);
-    assert_int_equal(v->entries[1].lis, TK_CM_LIS_DSB_TLBI_IPA_DSB);
+    assert_int_equal(v->entries[1].lis, TK_CASEMATE_LIS_DSB_TLBI_IPA_DSB);
     /* child, then parent, cleaned by the same DSB: casemate visited the
      * newer parent first and failed; the subtree is released after */
     expect_pass(P2 "(mem-write 10 0 plain 12008 0)(mem-write 11 0 release 11008 0)" DSB(0)
                 "(tlbi 12 0 alle1is)" DSB(0) "(mem-write 13 0 plain 11008 14003)", &DEFAULTS);
-    assert_int_equal(entry(0x12008).state, TK_CM_STATE_NONE);
-    assert_int_equal(entry(0x13000).state, TK_CM_STATE_NONE);
-    assert_int_equal(entry(0x14000).state, TK_CM_STATE_INVALID_CLEAN);
+    assert_int_equal(entry(0x12008).state, TK_CASEMATE_STATE_NONE);
+    assert_int_equal(entry(0x13000).state, TK_CASEMATE_STATE_NONE);
+    assert_int_equal(entry(0x14000).state, TK_CASEMATE_STATE_INVALID_CLEAN);
     assert_int_equal(entry(0x14000).level, 2);
     /* a table installed twice */
     expect_code(P2 "(mem-write 10 0 plain 11010 12003)", &DEFAULTS, "double-use-pte");
     /* a table of uninitialised memory */
     expect_code(P2 "(mem-write 10 0 plain 11010 70003)", &DEFAULTS, "uninit-pte");
-    assert_int_equal(tk_cm_check_violation(K)->entries[0].address, 0x70000);
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x70000);
     expect_code("(mem-init 0 0 10000 8)(sysreg-write 1 0 vttbr_el2 10000)", &DEFAULTS,
                 "uninit-pte");
-    assert_int_equal(tk_cm_check_violation(K)->entries[0].address, 0x10008);
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x10008);
     /* encodings: a level-0 block, a level-3 0b01, also found by a walk */
     expect_code(P2 "(mem-write 10 0 plain 10008 1)", &DEFAULTS, "bad-pte-encoding");
     expect_code(P2 "(mem-write 10 0 plain 13008 1)", &DEFAULTS, "bad-pte-encoding");
@@ -255,7 +255,7 @@ static void test_locks(void **state)
                 "(mem-write 2 0 plain 10000 0)", &DEFAULTS, "no-root-lock");
     expect_code(TREE2 INVAL, &DEFAULTS, "unlocked-write");
     expect_code(TREE2 "(lock 9 1 90000)" INVAL, &DEFAULTS, "unlocked-write");
-    assert_non_null(strstr(tk_cm_check_violation(K)->detail, "held by thread 1"));
+    assert_non_null(strstr(tk_casemate_check_violation(K)->detail, "held by thread 1"));
     expect_pass(TREE2 INVAL, &RACY); /* -R: no lock checks */
     /* write authorisation: one plain write per DSB, release writes free */
     expect_code(P2 INVAL "(mem-write 11 0 plain 12008 0)", &DEFAULTS, "unauthorized-plain-write");
@@ -285,14 +285,14 @@ static void test_thread_owner(void **state)
     (void)state;
     expect_code(P2 "(hint 10 0 set_pte_thread_owner 13000 1)(mem-write 11 0 plain 13000 0)",
                 &DEFAULTS, "thread-owned-write");
-    assert_true(tk_cm_check_violation(K)->entries[0].thread_owned);
+    assert_true(tk_casemate_check_violation(K)->entries[0].thread_owned);
     /* the owner needs no lock, and its maintenance counts */
     expect_pass(TREE2 "(hint 10 0 set_pte_thread_owner 13000 1)(mem-write 11 1 plain 13000 0)"
                 DSB(1) "(tlbi 12 1 ipas2e1is 40000)" DSB(1) "(tlbi 13 1 vmalle1is)" DSB(1)
                 "(mem-write 14 1 plain 13000 800004ff)", &DEFAULTS);
     expect_code(P2 "(hint 10 0 set_pte_thread_owner 13000 0)(mem-write 11 0 plain 12000 0)",
                 &DEFAULTS, "freeze-thread-owned");
-    assert_int_equal(tk_cm_check_violation(K)->nentries, 2);
+    assert_int_equal(tk_casemate_check_violation(K)->nentries, 2);
     expect_code(P2 "(hint 10 0 set_pte_thread_owner 12000 1)", &DEFAULTS, "thread-owner-not-leaf");
     expect_code(P2 "(hint 10 0 set_pte_thread_owner 14000 1)", &DEFAULTS, "thread-owner-non-pte");
     expect_code(P2 "(hint 10 0 set_pte_thread_owner 70000 1)", &DEFAULTS, "thread-owner-uninit");
@@ -308,21 +308,21 @@ static void test_memory(void **state)
 {
     (void)state;
     expect_code("(mem-write 1 0 plain 1000 5)", &DEFAULTS, "uninit-write");
-    assert_int_equal(tk_cm_check_violation(K)->entries[0].initialised, 0);
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].initialised, 0);
     expect_pass("(mem-write 1 0 plain 1000 5)", &IGNORE_UNINIT);
     expect_pass("(mem-init 0 0 1000 8)(mem-write 1 0 plain 1004 5)", &DEFAULTS);
     assert_int_equal(entry(0x1000).value, 5);
     expect_code("(mem-init 0 0 1000 8)(mem-set 1 0 1000 10 0)", &DEFAULTS, "uninit-write");
-    assert_int_equal(tk_cm_check_violation(K)->entries[0].address, 0x1008);
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x1008);
     expect_pass("(mem-init 0 0 1000 8)(mem-set 1 0 1000 10 0)", &IGNORE_UNINIT);
     /* re-initialising is fine while the memory is still zero */
     expect_pass("(mem-init 0 0 1000 1000)(mem-init 1 0 800 2000)", &DEFAULTS);
     expect_code("(mem-init 0 0 1000 1000)(mem-write 1 0 plain 1008 5)(mem-init 2 0 1000 1000)",
                 &DEFAULTS, "init-used");
-    assert_int_equal(tk_cm_check_violation(K)->entries[0].address, 0x1008);
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x1008);
     expect_code("(mem-init 0 0 1000 1000)(mem-set 1 0 1000 1000 3)(mem-init 2 0 0 4000)",
                 &DEFAULTS, "init-used");
-    assert_int_equal(tk_cm_check_violation(K)->entries[0].address, 0x1000);
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x1000);
     expect_code(P2 "(mem-init 10 0 11000 8)", &DEFAULTS, "init-used");
     expect_code(P2 "(mem-free 10 0 11000 1000)", &DEFAULTS, "free-pte");
     expect_code("(mem-init 0 0 1000 1000)(mem-free 1 0 1000 1000)(mem-write 2 0 plain 1000 0)",
@@ -345,20 +345,20 @@ static void test_memory_ranges(void **state)
     /* sizes cost nothing: a terabyte, written into, then freed */
     expect_pass("(mem-init 0 0 0 10000000000)(mem-write 1 0 plain 5000000000 7)"
                 "(mem-set 2 0 0 10000000000 0)(mem-write 3 0 plain 123000 9)", &DEFAULTS);
-    tk_cm_check_stats st;
-    tk_cm_check_get_stats(K, &st);
+    tk_casemate_check_stats st;
+    tk_casemate_check_get_stats(K, &st);
     assert_int_equal(st.pages, 2);
     assert_int_equal(entry(0x5000000000).value, 0);
     assert_int_equal(entry(0x123000).value, 9);
     expect_pass("(mem-init 0 0 0 ffffffffffffffff)(mem-write 1 0 plain fffffffffffffff8 7)"
                 "(mem-free 2 0 0 ffffffffffffffff)(mem-init 3 0 fffffffffffffff0 10)", &DEFAULTS);
-    tk_cm_check_get_stats(K, &st);
+    tk_casemate_check_get_stats(K, &st);
     assert_int_equal(st.pages, 0);
-    assert_int_equal(tk_cm_check_entry(K, 0x1000, &(tk_cm_entry){0}), 0);
+    assert_int_equal(tk_casemate_check_entry(K, 0x1000, &(tk_casemate_entry){0}), 0);
     /* mem-set over page-table entries is a series of plain writes */
     expect_code(P2 "(mem-set 10 0 11000 1000 0)", &DEFAULTS, "unauthorized-plain-write");
     expect_pass(P2 "(mem-set 10 0 11000 1000 0)", &RACY);
-    tk_cm_check_get_stats(K, &st);
+    tk_casemate_check_get_stats(K, &st);
     assert_int_equal(st.invalid_unclean, 2);
     assert_true(entry(0x12000).frozen);
 }
@@ -383,8 +383,8 @@ static void test_roots(void **state)
     expect_pass("(mem-init 0 0 10000 2000)(sysreg-write 1 0 vttbr_el2 10000)"
                 "(sysreg-write 2 0 vttbr_el2 1000000011000)(sysreg-write 3 0 vttbr_el2 10000)",
                 &DEFAULTS);
-    tk_cm_check_stats st;
-    tk_cm_check_get_stats(K, &st);
+    tk_casemate_check_stats st;
+    tk_casemate_check_get_stats(K, &st);
     assert_int_equal(st.roots_stage2, 2);
     /* release_table */
     expect_code(P2 "(hint 10 0 release_table 10000 0)", &DEFAULTS, "release-in-use");
@@ -394,7 +394,7 @@ static void test_roots(void **state)
     expect_pass(P2 "(mem-init 10 0 30000 1000)(sysreg-write 11 0 vttbr_el2 1000000030000)"
                 "(hint 12 0 release_table 10000 0)(mem-free 13 0 10000 4000)"
                 "(mem-init 14 0 10000 4000)", &DEFAULTS);
-    assert_int_equal(entry(0x13000).state, TK_CM_STATE_NONE);
+    assert_int_equal(entry(0x13000).state, TK_CASEMATE_STATE_NONE);
     /* turning stage 2 off unloads the root (casemate ignored it) */
     expect_pass(P2 "(sysreg-write 10 0 hcr_el2 0)(hint 11 0 release_table 10000 0)", &DEFAULTS);
     /* set_owner_root on a page in a tree, aligned or not (casemate's loop
@@ -410,12 +410,12 @@ static void test_sysregs(void **state)
     /* new logs: the root is loaded when HCR_EL2.VM (SCTLR_EL2.M) turns on */
     expect_pass("(sysreg-write 0 0 vtcr_el2 10)(sysreg-write 1 0 hcr_el2 0)"
                 "(mem-init 2 0 10000 1000)(sysreg-write 3 0 vttbr_el2 10000)", &DEFAULTS);
-    tk_cm_check_stats st;
-    tk_cm_check_get_stats(K, &st);
+    tk_casemate_check_stats st;
+    tk_casemate_check_get_stats(K, &st);
     assert_int_equal(st.roots, 0);
     expect_pass("(sysreg-write 0 0 sctlr_el2 0)(mem-init 2 0 20000 1000)"
                 "(sysreg-write 3 0 ttbr0_el2 20000)(sysreg-write 4 0 sctlr_el2 1)", &DEFAULTS);
-    tk_cm_check_get_stats(K, &st);
+    tk_casemate_check_get_stats(K, &st);
     assert_int_equal(st.roots_stage1, 1);
     assert_int_equal(entry(0x20000).stage, 1);
     /* without casemate-check's defaults every register must be written */
@@ -423,7 +423,7 @@ static void test_sysregs(void **state)
                 "uninit-sysreg");
     expect_code("(mem-init 0 0 10000 1000)(sysreg-write 1 0 hcr_el2 1)"
                 "(sysreg-write 2 0 vttbr_el2 10000)", &NO_DEFAULTS, "uninit-sysreg");
-    assert_non_null(strstr(tk_cm_check_violation(K)->detail, "vtcr_el2"));
+    assert_non_null(strstr(tk_casemate_check_violation(K)->detail, "vtcr_el2"));
     expect_pass("(mem-init 0 0 10000 1000)(sysreg-write 1 0 hcr_el2 1)"
                 "(sysreg-write 2 0 vtcr_el2 10)(sysreg-write 3 0 vttbr_el2 10000)", &NO_DEFAULTS);
     /* geometry */
@@ -443,11 +443,11 @@ static void test_unsupported(void **state)
                          "(sysreg-write 2 0 vttbr_el2 10000)", &DEFAULTS), -1);
     assert_int_equal(E.status, TK_EUNSUPPORTED);
     assert_non_null(strstr(E.message, "64 KiB"));
-    assert_null(tk_cm_check_violation(K));
+    assert_null(tk_casemate_check_violation(K));
     /* the checker stays stopped with the same error */
-    tk_casemate_record rec = {.kind = TK_CM_BARRIER, .barrier = TK_CM_ISB};
+    tk_casemate_record rec = {.kind = TK_CASEMATE_BARRIER, .barrier = TK_CASEMATE_ISB};
     tk_error e2;
-    assert_int_equal(tk_cm_check_feed(K, &rec, &e2), -1);
+    assert_int_equal(tk_casemate_check_feed(K, &rec, &e2), -1);
     assert_int_equal(e2.status, TK_EUNSUPPORTED);
     /* two concatenated start tables need an 8 KiB aligned base */
     assert_int_equal(run("(sysreg-write 0 0 vtcr_el2 58)(mem-init 1 0 21000 2000)"
@@ -469,10 +469,10 @@ static void test_concatenated(void **state)
              "(tlbi 7 0 ipas2e1is 8000000)" DSB(0) "(tlbi 8 0 vmalle1is)" DSB(0)
              "(mem-write 9 0 plain 21000 800004fd)", pre);
     expect_pass(log, &DEFAULTS);
-    tk_cm_entry e = entry(0x21000);
+    tk_casemate_entry e = entry(0x21000);
     assert_int_equal(e.level, 1);
     assert_int_equal(e.ia_start, 512ull << 30);
-    assert_int_equal(e.state, TK_CM_STATE_VALID);
+    assert_int_equal(e.state, TK_CASEMATE_STATE_VALID);
     /* SL0 = 0 does not fit T0SZ 24: the natural level 0, 2 entries used */
     expect_pass("(sysreg-write 0 0 vtcr_el2 18)(mem-init 1 0 20000 10)"
                 "(sysreg-write 2 0 vttbr_el2 20000)", &DEFAULTS);
@@ -537,7 +537,7 @@ static void test_casemate_check_differences(void **state)
     expect_code(race, &DEFAULTS, "unlocked-write");
     tu_capture cap;
     tu_capture_open(&cap);
-    tk_cm_check_print_context(K, cap.fp);
+    tk_casemate_check_print_context(K, cap.fp);
     char *text = tu_capture_close(&cap);
     assert_non_null(strstr(text, "casemate violation: unlocked-write\n"));
     assert_non_null(strstr(text, "  message: must write to pte while holding owner lock\n"));
@@ -561,42 +561,42 @@ static void test_api(void **state)
     (void)state;
     /* the violation sticks; events count the violating record */
     expect_code(P2 REMAP "(barrier 99 0 isb)", &DEFAULTS, "bbm-no-break");
-    assert_int_equal(tk_cm_check_events(K), 11);
-    const tk_cm_violation *v = tk_cm_check_violation(K);
+    assert_int_equal(tk_casemate_check_events(K), 11);
+    const tk_casemate_violation *v = tk_casemate_check_violation(K);
     assert_int_equal(v->id, 20);
     assert_int_equal(v->tid, 0);
-    assert_int_equal(v->src_kind, TK_CM_SRC_NONE);
-    tk_casemate_record rec = {.kind = TK_CM_BARRIER, .barrier = TK_CM_ISB};
-    assert_int_equal(tk_cm_check_feed(K, &rec, NULL), 1);
-    assert_ptr_equal(tk_cm_check_violation(K), v);
+    assert_int_equal(v->src_kind, TK_CASEMATE_SRC_NONE);
+    tk_casemate_record rec = {.kind = TK_CASEMATE_BARRIER, .barrier = TK_CASEMATE_ISB};
+    assert_int_equal(tk_casemate_check_feed(K, &rec, NULL), 1);
+    assert_ptr_equal(tk_casemate_check_violation(K), v);
     /* src is kept (a copy) */
     expect_code("(unlock 7 3 10 \"file.c:12\")", &DEFAULTS, "unlock-not-held");
-    v = tk_cm_check_violation(K);
-    assert_int_equal(v->src_kind, TK_CM_SRC_STRING);
+    v = tk_casemate_check_violation(K);
+    assert_int_equal(v->src_kind, TK_CASEMATE_SRC_STRING);
     assert_string_equal(v->src, "file.c:12");
     assert_int_equal(v->tid, 3);
     expect_code("(unlock 7 3 10 42)", &DEFAULTS, "unlock-not-held");
-    assert_int_equal(tk_cm_check_violation(K)->src_int, 42);
+    assert_int_equal(tk_casemate_check_violation(K)->src_int, 42);
     /* codes: unique, kebab-case, with a message */
-    for (size_t i = 0; i < tk_cm_check_code_count(); i++) {
-        const char *m, *code = tk_cm_check_code(i, &m);
+    for (size_t i = 0; i < tk_casemate_check_code_count(); i++) {
+        const char *m, *code = tk_casemate_check_code(i, &m);
         assert_non_null(code);
         assert_true(m && *m);
         assert_int_equal(strspn(code, "abcdefghijklmnopqrstuvwxyz0123456789-"), strlen(code));
         for (size_t j = 0; j < i; j++)
-            assert_string_not_equal(code, tk_cm_check_code(j, NULL));
+            assert_string_not_equal(code, tk_casemate_check_code(j, NULL));
     }
-    assert_null(tk_cm_check_code(tk_cm_check_code_count(), NULL));
-    assert_string_equal(tk_cm_state_name(TK_CM_STATE_INVALID_UNCLEAN), "IU");
-    assert_string_equal(tk_cm_lis_name(TK_CM_LIS_DSB_TLBIED), "dsb_tlbied");
+    assert_null(tk_casemate_check_code(tk_casemate_check_code_count(), NULL));
+    assert_string_equal(tk_casemate_state_name(TK_CASEMATE_STATE_INVALID_UNCLEAN), "IU");
+    assert_string_equal(tk_casemate_lis_name(TK_CASEMATE_LIS_DSB_TLBIED), "dsb_tlbied");
 }
 
 static void test_watch_and_print(void **state)
 {
     (void)state;
-    tk_cm_checker *k = tk_cm_check_new(NULL, &E);
+    tk_casemate_checker *k = tk_casemate_check_new(NULL, &E);
     assert_non_null(k);
-    assert_int_equal(tk_cm_check_watch(k, 0x11004, &E), TK_OK);
+    assert_int_equal(tk_casemate_check_watch(k, 0x11004, &E), TK_OK);
     const char *log = P2 INVAL DSB(0) "(tlbi 11 0 alle1is)" DSB(0) "(mem-write 12 0 plain 12008 0)";
     tk_input *in = tk_input_from_memory(log, strlen(log), "log", &E);
     tk_casemate_reader *r = tk_casemate_reader_new(in, &E);
@@ -604,18 +604,18 @@ static void test_watch_and_print(void **state)
     char touched[64] = "";
     size_t n = 0;
     while (tk_casemate_next(r, &rec, &E) > 0) {
-        assert_int_equal(tk_cm_check_feed(k, &rec, &E), 0);
-        touched[n++] = tk_cm_check_touched(k) ? 'x' : '.';
+        assert_int_equal(tk_casemate_check_feed(k, &rec, &E), 0);
+        touched[n++] = tk_casemate_check_touched(k) ? 'x' : '.';
     }
     /* init, lock hint, L0, L1[0] write, 4 writes, VTTBR (marks it), lock,
      * invalidate, DSB, TLBI, DSB, another entry */
     assert_string_equal(touched, "x..x....x.xxxx.");
     tu_capture cap;
     tu_capture_open(&cap);
-    tk_cm_check_print_state(k, cap.fp);
-    tk_cm_entry e;
-    assert_int_equal(tk_cm_check_entry(k, 0x12008, &e), 1);
-    tk_cm_check_print_entry(&e, cap.fp);
+    tk_casemate_check_print_state(k, cap.fp);
+    tk_casemate_entry e;
+    assert_int_equal(tk_casemate_check_entry(k, 0x12008, &e), 1);
+    tk_casemate_check_print_entry(&e, cap.fp);
     char *text = tu_capture_close(&cap);
     assert_string_equal(text,
                         "  roots: S2 0x10000 vmid 0 L0 refs 1 lock 0x90000\n"
@@ -625,7 +625,7 @@ static void test_watch_and_print(void **state)
                         "ia:0x40200000-0x403fffff old:0x402004fd\n");
     free(text);
     tu_capture_open(&cap);
-    assert_int_equal(tk_cm_check_write_dot(k, cap.fp, &E), TK_OK);
+    assert_int_equal(tk_casemate_check_write_dot(k, cap.fp, &E), TK_OK);
     text = tu_capture_close(&cap);
     assert_non_null(strstr(text, "digraph casemate {\n"));
     assert_non_null(strstr(text, "\"r0x10000\" [shape=box, label=\"S2 root 0x10000\\nVMID 0, "
@@ -635,24 +635,24 @@ static void test_watch_and_print(void **state)
     assert_non_null(strstr(text, "[0] 0x800004ff V"));
     assert_int_equal(text[strlen(text) - 2], '}');
     free(text);
-    tk_cm_check_stats st;
-    tk_cm_check_get_stats(k, &st);
+    tk_casemate_check_stats st;
+    tk_casemate_check_get_stats(k, &st);
     assert_int_equal(st.roots, 1);
     assert_int_equal(st.entries, 4 * 512);
     assert_int_equal(st.invalid_unclean, 1);
     assert_int_equal(st.locks_held, 1);
     tk_casemate_reader_free(r);
     tk_input_close(in);
-    tk_cm_check_free(k);
+    tk_casemate_check_free(k);
 }
 
 static void test_every_code(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < tk_cm_check_code_count(); i++)
+    for (size_t i = 0; i < tk_casemate_check_code_count(); i++)
         if (!seen[i])
-            fail_msg("no test produces %s", tk_cm_check_code(i, NULL));
-    tk_cm_check_free(K);
+            fail_msg("no test produces %s", tk_casemate_check_code(i, NULL));
+    tk_casemate_check_free(K);
     K = NULL;
 }
 

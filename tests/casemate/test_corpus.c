@@ -18,7 +18,7 @@ static char dir[4096];
  * unlock; the records; the '!' text ("" = the log ends with a record). */
 static const struct {
     const char *name;
-    unsigned by_kind[TK_CM_KIND_COUNT];
+    unsigned by_kind[TK_CASEMATE_KIND_COUNT];
     unsigned records;
     const char *expected;
 } logs[] = {
@@ -72,18 +72,18 @@ static void test_counts(void **state)
         if (cm_read_mem(d, n, &r, &err) != 0)
             fail_msg("%s:%llu:%llu: %s", logs[i].name, (unsigned long long)err.line,
                      (unsigned long long)err.col, err.message);
-        unsigned by_kind[TK_CM_KIND_COUNT] = {0};
+        unsigned by_kind[TK_CASEMATE_KIND_COUNT] = {0};
         for (size_t k = 0; k < r.n; k++) {
             by_kind[r.v[k].kind]++;
             /* one record per line, ids counting from 0, src strings */
             assert_int_equal(r.line[k], k + 1);
             assert_int_equal(r.col[k], 1);
             assert_int_equal(r.v[k].id, k);
-            assert_int_equal(r.v[k].src_kind, TK_CM_SRC_STRING);
+            assert_int_equal(r.v[k].src_kind, TK_CASEMATE_SRC_STRING);
             assert_non_null(memchr(r.v[k].src, ':', r.v[k].src_len));
         }
         assert_int_equal(r.n, logs[i].records);
-        for (int k = 0; k < TK_CM_KIND_COUNT; k++)
+        for (int k = 0; k < TK_CASEMATE_KIND_COUNT; k++)
             if (by_kind[k] != logs[i].by_kind[k])
                 fail_msg("%s: %u %s records, expected %u", logs[i].name, by_kind[k],
                          tk_casemate_kind_name((tk_casemate_kind)k), logs[i].by_kind[k]);
@@ -110,10 +110,10 @@ static void test_records(void **state)
     cm_recs r;
     tk_error err;
     assert_int_equal(cm_read_mem(d, n, &r, &err), 0);
-    assert_int_equal(r.v[0].sysreg, TK_CM_VTCR_EL2);
+    assert_int_equal(r.v[0].sysreg, TK_CASEMATE_VTCR_EL2);
     assert_int_equal(r.v[0].value, 0x10); /* "(value 10)": hex */
-    assert_int_equal(r.v[16].tlbi, TK_CM_TLBI_VAE2IS);
-    assert_int_equal(r.v[16].tlbi_operand, TK_CM_OPERAND_VALUE);
+    assert_int_equal(r.v[16].tlbi, TK_CASEMATE_TLBI_VAE2IS);
+    assert_int_equal(r.v[16].tlbi_operand, TK_CASEMATE_OPERAND_VALUE);
     assert_int_equal(r.v[16].value, 0x300000000000);
     assert_int_equal(r.v[18].value, 0xbeef001);
     assert_int_equal(r.v[18].src_len, strlen("examples/tests/good_bbm_stage1.c:39"));
@@ -124,17 +124,17 @@ static void test_records(void **state)
     d = load(22, &n); /* simple */
     assert_int_equal(cm_read_mem(d, n, &r, &err), 0);
     assert_int_equal(r.v[0].address, 0xaaaac8ad4000);
-    assert_int_equal(r.v[4].tlbi, TK_CM_TLBI_VMALLE1IS);
-    assert_int_equal(r.v[4].tlbi_operand, TK_CM_OPERAND_NONE);
-    assert_int_equal(r.v[5].barrier, TK_CM_DSB_NSH);
-    assert_int_equal(r.v[6].barrier, TK_CM_ISB);
+    assert_int_equal(r.v[4].tlbi, TK_CASEMATE_TLBI_VMALLE1IS);
+    assert_int_equal(r.v[4].tlbi_operand, TK_CASEMATE_OPERAND_NONE);
+    assert_int_equal(r.v[5].barrier, TK_CASEMATE_DSB_NSH);
+    assert_int_equal(r.v[6].barrier, TK_CASEMATE_ISB);
     cm_recs_free(&r);
     free(d);
 
     d = load(9, &n); /* bad_race: a release write by thread 1 */
     assert_int_equal(cm_read_mem(d, n, &r, &err), 0);
     assert_int_equal(r.v[3].tid, 1);
-    assert_int_equal(r.v[3].mem_order, TK_CM_RELEASE);
+    assert_int_equal(r.v[3].mem_order, TK_CASEMATE_RELEASE);
     assert_int_equal(r.v[3].value, 1);
     cm_recs_free(&r);
     free(d);

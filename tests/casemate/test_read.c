@@ -21,7 +21,7 @@ static tk_casemate_record rec0(tk_casemate_kind kind, uint64_t id, uint64_t tid)
 
 static tk_casemate_record with_src(tk_casemate_record r, const char *src)
 {
-    r.src_kind = TK_CM_SRC_STRING;
+    r.src_kind = TK_CASEMATE_SRC_STRING;
     r.src = src;
     r.src_len = strlen(src);
     return r;
@@ -40,29 +40,29 @@ static void test_kinds_keyword(void **state)
     (void)state;
     tk_casemate_record r;
 
-    r = with_src(rec0(TK_CM_MEM_WRITE, 5, 0), "test04.c:36");
-    r.mem_order = TK_CM_PLAIN;
+    r = with_src(rec0(TK_CASEMATE_MEM_WRITE, 5, 0), "test04.c:36");
+    r.mem_order = TK_CASEMATE_PLAIN;
     r.address = 0xaaaaaf200000;
     r.value = 0xaaaaaf201003;
     expect_one("(mem-write (id 5) (tid 0) (mem-order plain) (address 0xaaaaaf200000) "
                "(value 0xaaaaaf201003) (src \"test04.c:36\"))", r);
-    r.mem_order = TK_CM_RELEASE;
+    r.mem_order = TK_CASEMATE_RELEASE;
     expect_one("(mem-write (id 5) (tid 0) (mem-order release) (address 0xaaaaaf200000) "
                "(value 0xaaaaaf201003) (src \"test04.c:36\"))", r);
 
-    r = with_src(rec0(TK_CM_MEM_READ, 1, 2), "r.c:1");
+    r = with_src(rec0(TK_CASEMATE_MEM_READ, 1, 2), "r.c:1");
     r.address = 0x1000;
     r.value = 0x3;
     expect_one("(mem-read (id 1) (tid 2) (address 0x1000) (value 0x3) (src \"r.c:1\"))", r);
 
-    r = with_src(rec0(TK_CM_MEM_INIT, 0, 0), "t.c:29");
+    r = with_src(rec0(TK_CASEMATE_MEM_INIT, 0, 0), "t.c:29");
     r.address = 0xaaaaaf200000;
     r.size = 0x1000;
     expect_one("(mem-init (id 0) (tid 0) (address 0xaaaaaf200000) (size 0x1000) (src \"t.c:29\"))", r);
-    r.kind = TK_CM_MEM_FREE;
+    r.kind = TK_CASEMATE_MEM_FREE;
     expect_one("(mem-free (id 0) (tid 0) (address 0xaaaaaf200000) (size 0x1000) (src \"t.c:29\"))", r);
 
-    r = with_src(rec0(TK_CM_MEM_SET, 7, 1), "s.c:2");
+    r = with_src(rec0(TK_CASEMATE_MEM_SET, 7, 1), "s.c:2");
     r.address = 0x2000;
     r.size = 0x40;
     r.value = 0xff;
@@ -70,12 +70,12 @@ static void test_kinds_keyword(void **state)
 
     static const char *const sysregs[] = {"vttbr_el2", "ttbr0_el2", "vtcr_el2", "hcr_el2",
                                           "tcr_el2", "sctlr_el2", "mair_el2"};
-    for (int i = 0; i < TK_CM_SYSREG_COUNT; i++) {
+    for (int i = 0; i < TK_CASEMATE_SYSREG_COUNT; i++) {
         char text[256];
         snprintf(text, sizeof text,
                  "(sysreg-write (id 6) (tid 0) (sysreg %s) (value 0xaaaaaf200000) (src \"x:1\"))",
                  sysregs[i]);
-        r = with_src(rec0(TK_CM_SYSREG_WRITE, 6, 0), "x:1");
+        r = with_src(rec0(TK_CASEMATE_SYSREG_WRITE, 6, 0), "x:1");
         r.sysreg = (tk_casemate_sysreg)i;
         r.value = 0xaaaaaf200000;
         expect_one(text, r);
@@ -86,31 +86,31 @@ static void test_kinds_keyword(void **state)
     for (int i = 0; i < 4; i++) {
         char text[256];
         snprintf(text, sizeof text, "(barrier (id 9) (tid 0) dsb (kind %s) (src \"b:43\"))", dsb[i]);
-        r = with_src(rec0(TK_CM_BARRIER, 9, 0), "b:43");
+        r = with_src(rec0(TK_CASEMATE_BARRIER, 9, 0), "b:43");
         r.barrier = (tk_casemate_barrier)i;
         expect_one(text, r);
     }
-    r = with_src(rec0(TK_CM_BARRIER, 6, 0), "simple.c:26");
-    r.barrier = TK_CM_ISB;
+    r = with_src(rec0(TK_CASEMATE_BARRIER, 6, 0), "simple.c:26");
+    r.barrier = TK_CASEMATE_ISB;
     expect_one("(barrier (id 6) (tid 0) isb (src \"simple.c:26\"))", r);
 
     static const char *const tlbis[] = {"vmalls12e1", "vmalls12e1is", "vmalle1is", "alle1",
                                         "alle1is", "vmalle1", "alle2", "alle2is",
                                         "vale2is", "vae2is", "ipas2e1is", "vae2"};
-    for (int i = 0; i < TK_CM_TLBI_COUNT; i++) {
+    for (int i = 0; i < TK_CASEMATE_TLBI_COUNT; i++) {
         char text[256];
-        r = with_src(rec0(TK_CM_TLBI, 4, 0), "t:24");
+        r = with_src(rec0(TK_CASEMATE_TLBI, 4, 0), "t:24");
         r.tlbi = (tk_casemate_tlbi)i;
         assert_string_equal(tk_casemate_tlbi_name(r.tlbi), tlbis[i]);
         if (tk_casemate_tlbi_has_operand(r.tlbi)) {
             snprintf(text, sizeof text, "(tlbi (id 4) (tid 0) %s (value 300000000000) (src \"t:24\"))",
                      tlbis[i]);
-            r.tlbi_operand = TK_CM_OPERAND_VALUE;
+            r.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
             r.value = 0x300000000000;
             expect_one(text, r);
             snprintf(text, sizeof text,
                      "(tlbi (id 4) (tid 0) %s (addr 0x8000) (level 3) (src \"t:24\"))", tlbis[i]);
-            r.tlbi_operand = TK_CM_OPERAND_ADDR_LEVEL;
+            r.tlbi_operand = TK_CASEMATE_OPERAND_ADDR_LEVEL;
             r.value = 0;
             r.address = 0x8000;
             r.level = 3;
@@ -123,24 +123,24 @@ static void test_kinds_keyword(void **state)
 
     static const char *const hints[] = {"set_root_lock", "set_owner_root", "release_table",
                                         "set_pte_thread_owner"};
-    for (int i = 0; i < TK_CM_HINT_COUNT; i++) {
+    for (int i = 0; i < TK_CASEMATE_HINT_COUNT; i++) {
         char text[256];
         snprintf(text, sizeof text,
                  "(hint (id 2) (tid 0) (kind %s) (location 0xaaaaaf200000) "
                  "(value 0xaaaaaf203000) (src \"h:31\"))", hints[i]);
-        r = with_src(rec0(TK_CM_HINT, 2, 0), "h:31");
+        r = with_src(rec0(TK_CASEMATE_HINT, 2, 0), "h:31");
         r.hint = (tk_casemate_hint)i;
         r.location = 0xaaaaaf200000;
         r.value = 0xaaaaaf203000;
         expect_one(text, r);
     }
 
-    r = with_src(rec0(TK_CM_LOCK, 7, 0), "l:41");
+    r = with_src(rec0(TK_CASEMATE_LOCK, 7, 0), "l:41");
     r.address = 0xaaaaaf203000;
     expect_one("(lock (id 7) (tid 0) (address 0xaaaaaf203000) (src \"l:41\"))", r);
-    r.kind = TK_CM_TRYLOCK;
+    r.kind = TK_CASEMATE_TRYLOCK;
     expect_one("(trylock (id 7) (tid 0) (address 0xaaaaaf203000) (src \"l:41\"))", r);
-    r.kind = TK_CM_UNLOCK;
+    r.kind = TK_CASEMATE_UNLOCK;
     expect_one("(unlock (id 7) (tid 0) (address 0xaaaaaf203000) (src \"l:41\"))", r);
 }
 
@@ -151,53 +151,53 @@ static void test_positional(void **state)
     (void)state;
     tk_casemate_record r;
     /* src last, casemate-check -c: hex without 0x */
-    r = with_src(rec0(TK_CM_MEM_INIT, 1, 0), "f.c:1");
+    r = with_src(rec0(TK_CASEMATE_MEM_INIT, 1, 0), "f.c:1");
     r.address = 0x1000;
     r.size = 0x1000;
     expect_one("(mem-init 1 0 1000 1000 \"f.c:1\")", r);
     /* the spec document's examples: src third, upper-case words, msr */
-    r = with_src(rec0(TK_CM_MEM_WRITE, 1, 1), "src");
-    r.mem_order = TK_CM_RELEASE;
+    r = with_src(rec0(TK_CASEMATE_MEM_WRITE, 1, 1), "src");
+    r.mem_order = TK_CASEMATE_RELEASE;
     r.address = 0x42;
     r.value = 0x93;
     expect_one("(mem-write 1 1 \"src\" release 42 93)", r);
-    r = with_src(rec0(TK_CM_LOCK, 2, 1), "src");
+    r = with_src(rec0(TK_CASEMATE_LOCK, 2, 1), "src");
     r.address = 0x42;
     expect_one("(lock 2 1 \"src\" 42)", r);
-    r = with_src(rec0(TK_CM_SYSREG_WRITE, 3, 1), "src");
-    r.sysreg = TK_CM_TTBR0_EL2;
+    r = with_src(rec0(TK_CASEMATE_SYSREG_WRITE, 3, 1), "src");
+    r.sysreg = TK_CASEMATE_TTBR0_EL2;
     r.value = 0x93;
     expect_one("(msr 3 1 \"src\" TTBR_EL2 93)", r);
-    r = with_src(rec0(TK_CM_BARRIER, 4, 1), "src");
-    r.barrier = TK_CM_DSB_ISH;
+    r = with_src(rec0(TK_CASEMATE_BARRIER, 4, 1), "src");
+    r.barrier = TK_CASEMATE_DSB_ISH;
     expect_one("(barrier 4 1 \"src\" DSB ISH)", r);
-    r = with_src(rec0(TK_CM_HINT, 5, 1), "src");
-    r.hint = TK_CM_SET_PTE_THREAD_OWNER;
+    r = with_src(rec0(TK_CASEMATE_HINT, 5, 1), "src");
+    r.hint = TK_CASEMATE_SET_PTE_THREAD_OWNER;
     r.location = 0x42;
     r.value = 0x93;
     expect_one("(hint 5 1 \"src\" SET_PTE_THREAD_OWNER 42 93)", r);
     /* src third in keyword form */
-    r = with_src(rec0(TK_CM_LOCK, 2, 1), "k");
+    r = with_src(rec0(TK_CASEMATE_LOCK, 2, 1), "k");
     r.address = 0x42;
     expect_one("(lock (id 2) (tid 1) (src \"k\") (address 42))", r);
     /* positional TLBI operand, dsb kind and isb */
-    r = with_src(rec0(TK_CM_TLBI, 3, 0), "x");
-    r.tlbi = TK_CM_TLBI_IPAS2E1IS;
-    r.tlbi_operand = TK_CM_OPERAND_VALUE;
+    r = with_src(rec0(TK_CASEMATE_TLBI, 3, 0), "x");
+    r.tlbi = TK_CASEMATE_TLBI_IPAS2E1IS;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
     r.value = 0xabc;
     expect_one("(tlbi 3 0 ipas2e1is abc \"x\")", r);
-    r = with_src(rec0(TK_CM_BARRIER, 3, 0), "x");
-    r.barrier = TK_CM_DSB_ISHST;
+    r = with_src(rec0(TK_CASEMATE_BARRIER, 3, 0), "x");
+    r.barrier = TK_CASEMATE_DSB_ISHST;
     expect_one("(barrier 3 0 dsb ishst \"x\")", r);
-    r.barrier = TK_CM_ISB;
+    r.barrier = TK_CASEMATE_ISB;
     expect_one("(barrier 3 0 isb \"x\")", r);
 }
 
 static void test_mixed_and_src(void **state)
 {
     (void)state;
-    tk_casemate_record r = rec0(TK_CM_MEM_WRITE, 12, 3);
-    r.mem_order = TK_CM_PLAIN;
+    tk_casemate_record r = rec0(TK_CASEMATE_MEM_WRITE, 12, 3);
+    r.mem_order = TK_CASEMATE_PLAIN;
     r.address = 0x10;
     r.value = 0x20;
     /* no src */
@@ -206,7 +206,7 @@ static void test_mixed_and_src(void **state)
     expect_one("(mem-write 12 (tid 3) plain (address 0x10) 20)", r);
     expect_one("(mem-write (id 12) 3 (mem-order plain) 10 (value 0x20))", r);
     /* integer src, last */
-    r.src_kind = TK_CM_SRC_INT;
+    r.src_kind = TK_CASEMATE_SRC_INT;
     r.src_int = 17;
     expect_one("(mem-write 12 3 plain 10 20 17)", r);
     expect_one("(mem-write 12 3 plain 10 20 (src 17))", r);
@@ -220,27 +220,27 @@ static void test_mixed_and_src(void **state)
     expect_one("(mem-write 12 3 plain 10 20 \"\")", r);
     expect_one("(mem-write 12 3 \"\" plain 10 20)", r);
     /* the thread key, upper-case keys and kinds, 0X and upper-case digits */
-    r = rec0(TK_CM_UNLOCK, 1, 9);
+    r = rec0(TK_CASEMATE_UNLOCK, 1, 9);
     r.address = 0xABCDEF;
     expect_one("(unlock (id 1) (thread 9) (address 0xabcdef))", r);
     expect_one("(UNLOCK (ID 1) (THREAD 9) (ADDRESS 0XABCDEF))", r);
     expect_one("(Unlock (Id 1) (Tid 9) (Address AbCdEf))", r);
     /* decimal ids, hex ids with 0x; hex everywhere else even without 0x */
-    r = rec0(TK_CM_LOCK, 16, 16);
+    r = rec0(TK_CASEMATE_LOCK, 16, 16);
     r.address = 0x16;
     expect_one("(lock 0x10 0x10 16)", r);
     expect_one("(lock (id 16) (tid 16) (address 16))", r);
     /* TLBI (addr) then a positional level */
-    r = rec0(TK_CM_TLBI, 1, 0);
-    r.tlbi = TK_CM_TLBI_VAE2;
-    r.tlbi_operand = TK_CM_OPERAND_ADDR_LEVEL;
+    r = rec0(TK_CASEMATE_TLBI, 1, 0);
+    r.tlbi = TK_CASEMATE_TLBI_VAE2;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_ADDR_LEVEL;
     r.address = 0x1000;
     r.level = 2;
     expect_one("(tlbi 1 0 vae2 (addr 1000) 2)", r);
     expect_one("(tlbi 1 0 VAE2 (ADDR 1000) (LEVEL 2))", r);
     /* (value V) keyword operand for an operation written in upper case */
-    r.tlbi = TK_CM_TLBI_VALE2IS;
-    r.tlbi_operand = TK_CM_OPERAND_VALUE;
+    r.tlbi = TK_CASEMATE_TLBI_VALE2IS;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
     r.address = r.level = 0;
     r.value = 0x5;
     expect_one("(tlbi 1 0 VALE2IS (value 5))", r);
@@ -249,13 +249,13 @@ static void test_mixed_and_src(void **state)
 static void test_numbers(void **state)
 {
     (void)state;
-    tk_casemate_record r = rec0(TK_CM_MEM_READ, UINT64_MAX, UINT64_MAX);
+    tk_casemate_record r = rec0(TK_CASEMATE_MEM_READ, UINT64_MAX, UINT64_MAX);
     r.address = UINT64_MAX;
     r.value = 0;
     expect_one("(mem-read 18446744073709551615 18446744073709551615 ffffffffffffffff 0)", r);
     expect_one("(mem-read 0xffffffffffffffff 0XFFFFFFFFFFFFFFFF 0xFFFFFFFFFFFFFFFF 0x0)", r);
     /* leading zeros do not count against 64 bits */
-    r = rec0(TK_CM_MEM_READ, 7, 0);
+    r = rec0(TK_CASEMATE_MEM_READ, 7, 0);
     r.address = 1;
     r.value = 0x10;
     expect_one("(mem-read 000000000000000000000007 0 0x000000000000000000000001 "
@@ -275,10 +275,10 @@ static void test_blanks_comments_crlf(void **state)
     tk_error err;
     assert_int_equal(cm_read_mem(text, strlen(text), &r, &err), 0);
     assert_int_equal(r.n, 2);
-    tk_casemate_record want = with_src(rec0(TK_CM_LOCK, 1, 0), "s");
+    tk_casemate_record want = with_src(rec0(TK_CASEMATE_LOCK, 1, 0), "s");
     want.address = 0x10;
     cm_assert_equal(&want, &r.v[0]);
-    want = rec0(TK_CM_UNLOCK, 2, 0);
+    want = rec0(TK_CASEMATE_UNLOCK, 2, 0);
     want.address = 0x10;
     cm_assert_equal(&want, &r.v[1]);
     assert_int_equal(r.line[0], 3);
@@ -627,16 +627,16 @@ static void field(sbuf *b, const char *key, vtype t, uint64_t v, const char *w)
 
 static void src(sbuf *b, const tk_casemate_record *r, int third)
 {
-    if (r->src_kind == TK_CM_SRC_NONE)
+    if (r->src_kind == TK_CASEMATE_SRC_NONE)
         return;
     blank(b);
-    int kw = third && r->src_kind == TK_CM_SRC_INT ? 1 : (int)pick(2);
+    int kw = third && r->src_kind == TK_CASEMATE_SRC_INT ? 1 : (int)pick(2);
     if (kw) {
         sputs(b, "(");
         word(b, "src");
         blank(b);
     }
-    if (r->src_kind == TK_CM_SRC_INT) {
+    if (r->src_kind == TK_CASEMATE_SRC_INT) {
         decnum(b, r->src_int);
     } else {
         sputs(b, "\"");
@@ -655,52 +655,52 @@ static void spell(sbuf *b, const tk_casemate_record *r)
 {
     sputs(b, "(");
     maybe_blank(b);
-    word(b, r->kind == TK_CM_SYSREG_WRITE && pick(2) ? "msr" : kinds[r->kind]);
+    word(b, r->kind == TK_CASEMATE_SYSREG_WRITE && pick(2) ? "msr" : kinds[r->kind]);
     field(b, "id", DEC, r->id, NULL);
     field(b, pick(2) ? "tid" : "thread", DEC, r->tid, NULL);
-    int third = r->src_kind != TK_CM_SRC_NONE && pick(3) == 0;
+    int third = r->src_kind != TK_CASEMATE_SRC_NONE && pick(3) == 0;
     if (third)
         src(b, r, 1);
     switch (r->kind) {
-    case TK_CM_MEM_WRITE:
+    case TK_CASEMATE_MEM_WRITE:
         field(b, "mem-order", WORD, 0, tk_casemate_mem_order_name(r->mem_order));
         field(b, "address", HEX, r->address, NULL);
         field(b, "value", HEX, r->value, NULL);
         break;
-    case TK_CM_MEM_READ:
+    case TK_CASEMATE_MEM_READ:
         field(b, "address", HEX, r->address, NULL);
         field(b, "value", HEX, r->value, NULL);
         break;
-    case TK_CM_MEM_INIT:
-    case TK_CM_MEM_FREE:
+    case TK_CASEMATE_MEM_INIT:
+    case TK_CASEMATE_MEM_FREE:
         field(b, "address", HEX, r->address, NULL);
         field(b, "size", HEX, r->size, NULL);
         break;
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_SET:
         field(b, "address", HEX, r->address, NULL);
         field(b, "size", HEX, r->size, NULL);
         field(b, "value", HEX, r->value, NULL);
         break;
-    case TK_CM_SYSREG_WRITE:
+    case TK_CASEMATE_SYSREG_WRITE:
         field(b, "sysreg", WORD, 0,
-              r->sysreg == TK_CM_TTBR0_EL2 && pick(2) ? "ttbr_el2" : tk_casemate_sysreg_name(r->sysreg));
+              r->sysreg == TK_CASEMATE_TTBR0_EL2 && pick(2) ? "ttbr_el2" : tk_casemate_sysreg_name(r->sysreg));
         field(b, "value", HEX, r->value, NULL);
         break;
-    case TK_CM_BARRIER:
+    case TK_CASEMATE_BARRIER:
         blank(b);
-        if (r->barrier == TK_CM_ISB) {
+        if (r->barrier == TK_CASEMATE_ISB) {
             word(b, "isb");
         } else {
             word(b, "dsb");
             field(b, "kind", WORD, 0, tk_casemate_barrier_name(r->barrier) + 4);
         }
         break;
-    case TK_CM_TLBI:
+    case TK_CASEMATE_TLBI:
         blank(b);
         word(b, tk_casemate_tlbi_name(r->tlbi));
-        if (r->tlbi_operand == TK_CM_OPERAND_VALUE) {
+        if (r->tlbi_operand == TK_CASEMATE_OPERAND_VALUE) {
             field(b, "value", HEX, r->value, NULL);
-        } else if (r->tlbi_operand == TK_CM_OPERAND_ADDR_LEVEL) {
+        } else if (r->tlbi_operand == TK_CASEMATE_OPERAND_ADDR_LEVEL) {
             blank(b);
             sputs(b, "(addr ");
             hexnum(b, r->address);
@@ -708,7 +708,7 @@ static void spell(sbuf *b, const tk_casemate_record *r)
             field(b, "level", HEX, r->level, NULL);
         }
         break;
-    case TK_CM_HINT:
+    case TK_CASEMATE_HINT:
         field(b, "kind", WORD, 0, tk_casemate_hint_name(r->hint));
         field(b, "location", HEX, r->location, NULL);
         field(b, "value", HEX, r->value, NULL);
@@ -738,32 +738,32 @@ static const char src_chars[] = "abcXYZ019 _-./:;()!\t\n";
 /* A random record; src strings are kept in `pool`. */
 static tk_casemate_record random_record(char *pool, size_t cap)
 {
-    tk_casemate_record r = rec0((tk_casemate_kind)pick(TK_CM_KIND_COUNT), rnum(), rnum());
+    tk_casemate_record r = rec0((tk_casemate_kind)pick(TK_CASEMATE_KIND_COUNT), rnum(), rnum());
     r.address = rnum();
     r.value = rnum();
     r.size = rnum();
     r.location = rnum();
-    r.mem_order = (tk_casemate_mem_order)pick(TK_CM_MEM_ORDER_COUNT);
-    r.barrier = (tk_casemate_barrier)pick(TK_CM_BARRIER_COUNT);
-    r.tlbi = (tk_casemate_tlbi)pick(TK_CM_TLBI_COUNT);
-    r.sysreg = (tk_casemate_sysreg)pick(TK_CM_SYSREG_COUNT);
-    r.hint = (tk_casemate_hint)pick(TK_CM_HINT_COUNT);
-    if (r.kind == TK_CM_TLBI && tk_casemate_tlbi_has_operand(r.tlbi)) {
-        r.tlbi_operand = pick(3) ? TK_CM_OPERAND_VALUE : TK_CM_OPERAND_ADDR_LEVEL;
+    r.mem_order = (tk_casemate_mem_order)pick(TK_CASEMATE_MEM_ORDER_COUNT);
+    r.barrier = (tk_casemate_barrier)pick(TK_CASEMATE_BARRIER_COUNT);
+    r.tlbi = (tk_casemate_tlbi)pick(TK_CASEMATE_TLBI_COUNT);
+    r.sysreg = (tk_casemate_sysreg)pick(TK_CASEMATE_SYSREG_COUNT);
+    r.hint = (tk_casemate_hint)pick(TK_CASEMATE_HINT_COUNT);
+    if (r.kind == TK_CASEMATE_TLBI && tk_casemate_tlbi_has_operand(r.tlbi)) {
+        r.tlbi_operand = pick(3) ? TK_CASEMATE_OPERAND_VALUE : TK_CASEMATE_OPERAND_ADDR_LEVEL;
         r.level = pick(4);
     }
     switch (pick(5)) {
     case 0:
         break;
     case 1:
-        r.src_kind = TK_CM_SRC_INT;
+        r.src_kind = TK_CASEMATE_SRC_INT;
         r.src_int = rnum();
         break;
     default: {
         size_t n = pick(pick(50) == 0 ? cap : 48);
         for (size_t i = 0; i < n; i++)
             pool[i] = src_chars[pick(sizeof src_chars - 1)];
-        r.src_kind = TK_CM_SRC_STRING;
+        r.src_kind = TK_CASEMATE_SRC_STRING;
         r.src = pool;
         r.src_len = n;
         break;
@@ -921,11 +921,11 @@ static void test_long(void **state)
         assert_int_equal(r.n, 1004);
         assert_int_equal(r.v[1000].src_len, n);
         assert_memory_equal(r.v[1000].src, b.p + at, n);
-        assert_int_equal(r.v[1001].kind, TK_CM_LOCK);
+        assert_int_equal(r.v[1001].kind, TK_CASEMATE_LOCK);
         assert_int_equal(r.v[1001].tid, 5);
         assert_int_equal(r.line[1001], 1002);
         assert_int_equal(r.line[1002], 1002 + (6 << 20) / 8 + 2);
-        assert_int_equal(r.v[1002].kind, TK_CM_UNLOCK);
+        assert_int_equal(r.v[1002].kind, TK_CASEMATE_UNLOCK);
         assert_int_equal(r.v[1003].id, 5);
         assert_int_equal(r.v[1003].address, 0xff);
         cm_recs_free(&r);

@@ -21,10 +21,10 @@ static tk_casemate_record rec0(tk_casemate_kind kind, uint64_t id, uint64_t tid)
 static void expect_text(const tk_casemate_record *r, const char *keyword, const char *compact)
 {
     char buf[1024];
-    size_t n = tk_casemate_format(r, TK_CM_KEYWORD, buf, sizeof buf);
+    size_t n = tk_casemate_format(r, TK_CASEMATE_KEYWORD, buf, sizeof buf);
     assert_string_equal(buf, keyword);
     assert_int_equal(n, strlen(keyword));
-    n = tk_casemate_format(r, TK_CM_COMPACT, buf, sizeof buf);
+    n = tk_casemate_format(r, TK_CASEMATE_COMPACT, buf, sizeof buf);
     assert_string_equal(buf, compact);
     assert_int_equal(n, strlen(compact));
     /* both read back */
@@ -37,86 +37,86 @@ static void expect_text(const tk_casemate_record *r, const char *keyword, const 
 static void test_exact_text(void **state)
 {
     (void)state;
-    tk_casemate_record r = rec0(TK_CM_MEM_WRITE, 5, 0);
+    tk_casemate_record r = rec0(TK_CASEMATE_MEM_WRITE, 5, 0);
     r.address = 0xaaaaaf200000;
     r.value = 0xaaaaaf201003;
-    r.src_kind = TK_CM_SRC_STRING;
+    r.src_kind = TK_CASEMATE_SRC_STRING;
     r.src = "test04.c:36";
     r.src_len = 11;
     expect_text(&r,
                 "(mem-write (id 5) (tid 0) (mem-order plain) (address 0xaaaaaf200000) "
                 "(value 0xaaaaaf201003) (src \"test04.c:36\"))",
                 "(mem-write 5 0 plain aaaaaf200000 aaaaaf201003 \"test04.c:36\")");
-    r.mem_order = TK_CM_RELEASE;
-    r.src_kind = TK_CM_SRC_NONE;
+    r.mem_order = TK_CASEMATE_RELEASE;
+    r.src_kind = TK_CASEMATE_SRC_NONE;
     expect_text(&r,
                 "(mem-write (id 5) (tid 0) (mem-order release) (address 0xaaaaaf200000) "
                 "(value 0xaaaaaf201003))",
                 "(mem-write 5 0 release aaaaaf200000 aaaaaf201003)");
 
-    r = rec0(TK_CM_MEM_READ, 18446744073709551615ULL, 3);
+    r = rec0(TK_CASEMATE_MEM_READ, 18446744073709551615ULL, 3);
     r.address = 0;
     r.value = UINT64_MAX;
-    r.src_kind = TK_CM_SRC_INT;
+    r.src_kind = TK_CASEMATE_SRC_INT;
     r.src_int = 42;
     expect_text(&r,
                 "(mem-read (id 18446744073709551615) (tid 3) (address 0x0) "
                 "(value 0xffffffffffffffff) (src 42))",
                 "(mem-read 18446744073709551615 3 0 ffffffffffffffff 42)");
 
-    r = rec0(TK_CM_MEM_INIT, 0, 0);
+    r = rec0(TK_CASEMATE_MEM_INIT, 0, 0);
     r.address = 0x23f000;
     r.size = 0x1000;
     expect_text(&r, "(mem-init (id 0) (tid 0) (address 0x23f000) (size 0x1000))",
                 "(mem-init 0 0 23f000 1000)");
-    r.kind = TK_CM_MEM_FREE;
+    r.kind = TK_CASEMATE_MEM_FREE;
     expect_text(&r, "(mem-free (id 0) (tid 0) (address 0x23f000) (size 0x1000))",
                 "(mem-free 0 0 23f000 1000)");
-    r.kind = TK_CM_MEM_SET;
+    r.kind = TK_CASEMATE_MEM_SET;
     r.value = 0xff;
     expect_text(&r, "(mem-set (id 0) (tid 0) (address 0x23f000) (size 0x1000) (value 0xff))",
                 "(mem-set 0 0 23f000 1000 ff)");
 
-    r = rec0(TK_CM_SYSREG_WRITE, 12, 1);
-    r.sysreg = TK_CM_TTBR0_EL2;
+    r = rec0(TK_CASEMATE_SYSREG_WRITE, 12, 1);
+    r.sysreg = TK_CASEMATE_TTBR0_EL2;
     r.value = 0x1aaaac1ab4000;
     expect_text(&r, "(sysreg-write (id 12) (tid 1) (sysreg ttbr0_el2) (value 0x1aaaac1ab4000))",
                 "(sysreg-write 12 1 ttbr0_el2 1aaaac1ab4000)");
 
-    r = rec0(TK_CM_BARRIER, 9, 0);
-    r.barrier = TK_CM_DSB_ISHST;
+    r = rec0(TK_CASEMATE_BARRIER, 9, 0);
+    r.barrier = TK_CASEMATE_DSB_ISHST;
     expect_text(&r, "(barrier (id 9) (tid 0) dsb (kind ishst))", "(barrier 9 0 dsb ishst)");
-    r.barrier = TK_CM_DSB_SY;
+    r.barrier = TK_CASEMATE_DSB_SY;
     expect_text(&r, "(barrier (id 9) (tid 0) dsb (kind sy))", "(barrier 9 0 dsb sy)");
-    r.barrier = TK_CM_ISB;
+    r.barrier = TK_CASEMATE_ISB;
     expect_text(&r, "(barrier (id 9) (tid 0) isb)", "(barrier 9 0 isb)");
 
-    r = rec0(TK_CM_TLBI, 4, 0);
-    r.tlbi = TK_CM_TLBI_VMALLE1IS;
+    r = rec0(TK_CASEMATE_TLBI, 4, 0);
+    r.tlbi = TK_CASEMATE_TLBI_VMALLE1IS;
     expect_text(&r, "(tlbi (id 4) (tid 0) vmalle1is)", "(tlbi 4 0 vmalle1is)");
-    r.tlbi = TK_CM_TLBI_VAE2IS;
-    r.tlbi_operand = TK_CM_OPERAND_VALUE;
+    r.tlbi = TK_CASEMATE_TLBI_VAE2IS;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
     r.value = 0x300000000000;
     expect_text(&r, "(tlbi (id 4) (tid 0) vae2is (value 0x300000000000))",
                 "(tlbi 4 0 vae2is 300000000000)");
-    r.tlbi = TK_CM_TLBI_VAE2;
-    r.tlbi_operand = TK_CM_OPERAND_ADDR_LEVEL;
+    r.tlbi = TK_CASEMATE_TLBI_VAE2;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_ADDR_LEVEL;
     r.address = 0x8000;
     r.level = 3;
-    r.src_kind = TK_CM_SRC_INT;
+    r.src_kind = TK_CASEMATE_SRC_INT;
     r.src_int = 7;
     expect_text(&r, "(tlbi (id 4) (tid 0) vae2 (addr 0x8000) (level 0x3) (src 7))",
                 "(tlbi 4 0 vae2 (addr 0x8000) (level 0x3) 7)");
 
-    r = rec0(TK_CM_HINT, 2, 0);
-    r.hint = TK_CM_SET_PTE_THREAD_OWNER;
+    r = rec0(TK_CASEMATE_HINT, 2, 0);
+    r.hint = TK_CASEMATE_SET_PTE_THREAD_OWNER;
     r.location = 0x240008;
     r.value = 1;
     expect_text(&r,
                 "(hint (id 2) (tid 0) (kind set_pte_thread_owner) (location 0x240008) (value 0x1))",
                 "(hint 2 0 set_pte_thread_owner 240008 1)");
 
-    static const tk_casemate_kind locks[] = {TK_CM_LOCK, TK_CM_TRYLOCK, TK_CM_UNLOCK};
+    static const tk_casemate_kind locks[] = {TK_CASEMATE_LOCK, TK_CASEMATE_TRYLOCK, TK_CASEMATE_UNLOCK};
     static const char *const kw[] = {"(lock (id 1) (tid 2) (address 0x242000) (src \"\"))",
                                      "(trylock (id 1) (tid 2) (address 0x242000) (src \"\"))",
                                      "(unlock (id 1) (tid 2) (address 0x242000) (src \"\"))"};
@@ -125,7 +125,7 @@ static void test_exact_text(void **state)
     for (int i = 0; i < 3; i++) {
         r = rec0(locks[i], 1, 2);
         r.address = 0x242000;
-        r.src_kind = TK_CM_SRC_STRING;
+        r.src_kind = TK_CASEMATE_SRC_STRING;
         r.src = "";
         r.src_len = 0;
         expect_text(&r, kw[i], cp[i]);
@@ -151,23 +151,23 @@ static char pool[1 << 12];
 /* A random record the writer accepts (any byte but '"' in src). */
 static tk_casemate_record random_record(void)
 {
-    tk_casemate_record r = rec0((tk_casemate_kind)tu_rand_below(&rs, TK_CM_KIND_COUNT), rnum(),
+    tk_casemate_record r = rec0((tk_casemate_kind)tu_rand_below(&rs, TK_CASEMATE_KIND_COUNT), rnum(),
                                 rnum());
     r.address = rnum();
     r.value = rnum();
     r.size = rnum();
     r.location = rnum();
-    r.mem_order = (tk_casemate_mem_order)tu_rand_below(&rs, TK_CM_MEM_ORDER_COUNT);
-    r.barrier = (tk_casemate_barrier)tu_rand_below(&rs, TK_CM_BARRIER_COUNT);
-    r.tlbi = (tk_casemate_tlbi)tu_rand_below(&rs, TK_CM_TLBI_COUNT);
-    r.sysreg = (tk_casemate_sysreg)tu_rand_below(&rs, TK_CM_SYSREG_COUNT);
-    r.hint = (tk_casemate_hint)tu_rand_below(&rs, TK_CM_HINT_COUNT);
+    r.mem_order = (tk_casemate_mem_order)tu_rand_below(&rs, TK_CASEMATE_MEM_ORDER_COUNT);
+    r.barrier = (tk_casemate_barrier)tu_rand_below(&rs, TK_CASEMATE_BARRIER_COUNT);
+    r.tlbi = (tk_casemate_tlbi)tu_rand_below(&rs, TK_CASEMATE_TLBI_COUNT);
+    r.sysreg = (tk_casemate_sysreg)tu_rand_below(&rs, TK_CASEMATE_SYSREG_COUNT);
+    r.hint = (tk_casemate_hint)tu_rand_below(&rs, TK_CASEMATE_HINT_COUNT);
     if (tk_casemate_tlbi_has_operand(r.tlbi))
-        r.tlbi_operand = tu_rand_below(&rs, 2) ? TK_CM_OPERAND_VALUE : TK_CM_OPERAND_ADDR_LEVEL;
+        r.tlbi_operand = tu_rand_below(&rs, 2) ? TK_CASEMATE_OPERAND_VALUE : TK_CASEMATE_OPERAND_ADDR_LEVEL;
     r.level = rnum();
     r.src_kind = (tk_casemate_src_kind)tu_rand_below(&rs, 3);
     r.src_int = rnum();
-    if (r.src_kind == TK_CM_SRC_STRING) {
+    if (r.src_kind == TK_CASEMATE_SRC_STRING) {
         size_t n = tu_rand_below(&rs, tu_rand_below(&rs, 20) ? 40 : sizeof pool);
         for (size_t i = 0; i < n; i++) {
             pool[i] = (char)tu_rand_below(&rs, 256);
@@ -185,14 +185,14 @@ static void test_roundtrip_records(void **state)
 {
     (void)state;
     rs = 1;
-    char *buf = malloc(TK_CM_FORMAT_MAX + sizeof pool);
+    char *buf = malloc(TK_CASEMATE_FORMAT_MAX + sizeof pool);
     assert_non_null(buf);
     for (int i = 0; i < 100000; i++) {
         tk_casemate_record r = random_record();
         for (int style = 0; style < 2; style++) {
             size_t n = tk_casemate_format(&r, (tk_casemate_style)style, buf,
-                                          TK_CM_FORMAT_MAX + sizeof pool);
-            assert_true(n < TK_CM_FORMAT_MAX + r.src_len);
+                                          TK_CASEMATE_FORMAT_MAX + sizeof pool);
+            assert_true(n < TK_CASEMATE_FORMAT_MAX + r.src_len);
             cm_recs got;
             tk_error err;
             if (cm_read_mem(buf, n, &got, &err) != 0 || got.n != 1)
@@ -216,7 +216,7 @@ static void test_roundtrip_logs(void **state)
     assert_true(recs && srcs);
     for (int i = 0; i < N; i++) {
         recs[i] = random_record();
-        if (recs[i].src_kind == TK_CM_SRC_STRING) {
+        if (recs[i].src_kind == TK_CASEMATE_SRC_STRING) {
             srcs[i] = malloc(recs[i].src_len + 1);
             memcpy(srcs[i], recs[i].src, recs[i].src_len);
             recs[i].src = srcs[i];
@@ -238,7 +238,7 @@ static void test_roundtrip_logs(void **state)
         cm_recs got;
         assert_int_equal(cm_read_mem(text, len, &got, &err), 0);
         assert_int_equal(got.n, N);
-        char line[TK_CM_FORMAT_MAX + sizeof pool];
+        char line[TK_CASEMATE_FORMAT_MAX + sizeof pool];
         size_t at = 0;
         for (int i = 0; i < N; i++) {
             cm_assert_equal(&recs[i], &got.v[i]);
@@ -267,7 +267,7 @@ static void test_expected(void **state)
     tu_capture c;
     tu_capture_open(&c);
     tk_error err;
-    tk_casemate_writer *w = tk_casemate_writer_new(c.fp, TK_CM_COMPACT, &err);
+    tk_casemate_writer *w = tk_casemate_writer_new(c.fp, TK_CASEMATE_COMPACT, &err);
     assert_int_equal(tk_casemate_write_expected(w, "a\nb", 3, &err), TK_EUSAGE);
     assert_string_equal(err.message, "the expected-result text must be one line");
     assert_int_equal(tk_casemate_write_expected(w, NULL, 0, &err), TK_OK);
@@ -300,7 +300,7 @@ static void expect_rejected(tk_casemate_record r, const char *why)
     tu_capture c;
     tu_capture_open(&c);
     tk_error err;
-    tk_casemate_writer *w = tk_casemate_writer_new(c.fp, TK_CM_KEYWORD, &err);
+    tk_casemate_writer *w = tk_casemate_writer_new(c.fp, TK_CASEMATE_KEYWORD, &err);
     assert_int_equal(tk_casemate_write(w, &r, &err), TK_EUSAGE);
     char want[256];
     snprintf(want, sizeof want, "cannot write casemate record: %s", why);
@@ -313,34 +313,34 @@ static void expect_rejected(tk_casemate_record r, const char *why)
 static void test_rejects(void **state)
 {
     (void)state;
-    tk_casemate_record r = rec0(TK_CM_KIND_COUNT, 0, 0);
+    tk_casemate_record r = rec0(TK_CASEMATE_KIND_COUNT, 0, 0);
     expect_rejected(r, "record kind out of range");
     r = rec0((tk_casemate_kind)-1, 0, 0);
     expect_rejected(r, "record kind out of range");
-    r = rec0(TK_CM_MEM_WRITE, 0, 0);
-    r.mem_order = TK_CM_MEM_ORDER_COUNT;
+    r = rec0(TK_CASEMATE_MEM_WRITE, 0, 0);
+    r.mem_order = TK_CASEMATE_MEM_ORDER_COUNT;
     expect_rejected(r, "memory order out of range");
-    r = rec0(TK_CM_SYSREG_WRITE, 0, 0);
-    r.sysreg = TK_CM_SYSREG_COUNT;
+    r = rec0(TK_CASEMATE_SYSREG_WRITE, 0, 0);
+    r.sysreg = TK_CASEMATE_SYSREG_COUNT;
     expect_rejected(r, "system register out of range");
-    r = rec0(TK_CM_BARRIER, 0, 0);
-    r.barrier = TK_CM_BARRIER_COUNT;
+    r = rec0(TK_CASEMATE_BARRIER, 0, 0);
+    r.barrier = TK_CASEMATE_BARRIER_COUNT;
     expect_rejected(r, "barrier kind out of range");
-    r = rec0(TK_CM_HINT, 0, 0);
-    r.hint = TK_CM_HINT_COUNT;
+    r = rec0(TK_CASEMATE_HINT, 0, 0);
+    r.hint = TK_CASEMATE_HINT_COUNT;
     expect_rejected(r, "hint kind out of range");
-    r = rec0(TK_CM_TLBI, 0, 0);
-    r.tlbi = TK_CM_TLBI_COUNT;
+    r = rec0(TK_CASEMATE_TLBI, 0, 0);
+    r.tlbi = TK_CASEMATE_TLBI_COUNT;
     expect_rejected(r, "TLBI operation out of range");
-    r.tlbi = TK_CM_TLBI_IPAS2E1IS;
+    r.tlbi = TK_CASEMATE_TLBI_IPAS2E1IS;
     expect_rejected(r, "this TLBI operation needs an operand (value, or addr and level)");
     r.tlbi_operand = (tk_casemate_tlbi_operand)7;
     expect_rejected(r, "this TLBI operation needs an operand (value, or addr and level)");
-    r.tlbi = TK_CM_TLBI_ALLE2IS;
-    r.tlbi_operand = TK_CM_OPERAND_VALUE;
+    r.tlbi = TK_CASEMATE_TLBI_ALLE2IS;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
     expect_rejected(r, "this TLBI operation takes no operand");
-    r = rec0(TK_CM_LOCK, 0, 0);
-    r.src_kind = TK_CM_SRC_STRING;
+    r = rec0(TK_CASEMATE_LOCK, 0, 0);
+    r.src_kind = TK_CASEMATE_SRC_STRING;
     r.src = "a\"b";
     r.src_len = 3;
     expect_rejected(r, "src string contains '\"' (the format has no escapes)");
@@ -349,10 +349,10 @@ static void test_rejects(void **state)
     r.src_kind = (tk_casemate_src_kind)9;
     expect_rejected(r, "src kind out of range");
     /* a src of length 0 may be NULL; fields a kind does not use are ignored */
-    r = rec0(TK_CM_LOCK, 0, 0);
-    r.src_kind = TK_CM_SRC_STRING;
+    r = rec0(TK_CASEMATE_LOCK, 0, 0);
+    r.src_kind = TK_CASEMATE_SRC_STRING;
     r.mem_order = (tk_casemate_mem_order)99;
-    r.tlbi_operand = TK_CM_OPERAND_VALUE;
+    r.tlbi_operand = TK_CASEMATE_OPERAND_VALUE;
     assert_null(tk_casemate_record_problem(&r));
 
     tk_error err;
@@ -365,13 +365,13 @@ static void test_rejects(void **state)
 static void test_format_and_names(void **state)
 {
     (void)state;
-    tk_casemate_record r = rec0(TK_CM_LOCK, 1, 2);
+    tk_casemate_record r = rec0(TK_CASEMATE_LOCK, 1, 2);
     r.address = 0x10;
     const char *full = "(lock (id 1) (tid 2) (address 0x10))";
     char buf[64];
     for (size_t size = 0; size < sizeof buf; size++) {
         memset(buf, '#', sizeof buf);
-        assert_int_equal(tk_casemate_format(&r, TK_CM_KEYWORD, buf, size), strlen(full));
+        assert_int_equal(tk_casemate_format(&r, TK_CASEMATE_KEYWORD, buf, size), strlen(full));
         if (size) {
             size_t k = size - 1 < strlen(full) ? size - 1 : strlen(full);
             assert_memory_equal(buf, full, k);
@@ -379,21 +379,21 @@ static void test_format_and_names(void **state)
         }
         assert_int_equal(buf[size], '#');
     }
-    assert_int_equal(tk_casemate_format(&r, TK_CM_COMPACT, NULL, 0), strlen("(lock 1 2 10)"));
+    assert_int_equal(tk_casemate_format(&r, TK_CASEMATE_COMPACT, NULL, 0), strlen("(lock 1 2 10)"));
 
-    assert_string_equal(tk_casemate_kind_name(TK_CM_SYSREG_WRITE), "sysreg-write");
-    assert_string_equal(tk_casemate_kind_name(TK_CM_KIND_COUNT), "?");
-    assert_string_equal(tk_casemate_mem_order_name(TK_CM_RELEASE), "release");
-    assert_string_equal(tk_casemate_mem_order_name(TK_CM_MEM_ORDER_COUNT), "?");
-    assert_string_equal(tk_casemate_barrier_name(TK_CM_DSB_SY), "dsb sy");
-    assert_string_equal(tk_casemate_barrier_name(TK_CM_ISB), "isb");
-    assert_string_equal(tk_casemate_barrier_name(TK_CM_BARRIER_COUNT), "?");
-    assert_string_equal(tk_casemate_tlbi_name(TK_CM_TLBI_COUNT), "?");
-    assert_string_equal(tk_casemate_sysreg_name(TK_CM_SYSREG_COUNT), "?");
-    assert_string_equal(tk_casemate_hint_name(TK_CM_RELEASE_TABLE), "release_table");
-    assert_string_equal(tk_casemate_hint_name(TK_CM_HINT_COUNT), "?");
+    assert_string_equal(tk_casemate_kind_name(TK_CASEMATE_SYSREG_WRITE), "sysreg-write");
+    assert_string_equal(tk_casemate_kind_name(TK_CASEMATE_KIND_COUNT), "?");
+    assert_string_equal(tk_casemate_mem_order_name(TK_CASEMATE_RELEASE), "release");
+    assert_string_equal(tk_casemate_mem_order_name(TK_CASEMATE_MEM_ORDER_COUNT), "?");
+    assert_string_equal(tk_casemate_barrier_name(TK_CASEMATE_DSB_SY), "dsb sy");
+    assert_string_equal(tk_casemate_barrier_name(TK_CASEMATE_ISB), "isb");
+    assert_string_equal(tk_casemate_barrier_name(TK_CASEMATE_BARRIER_COUNT), "?");
+    assert_string_equal(tk_casemate_tlbi_name(TK_CASEMATE_TLBI_COUNT), "?");
+    assert_string_equal(tk_casemate_sysreg_name(TK_CASEMATE_SYSREG_COUNT), "?");
+    assert_string_equal(tk_casemate_hint_name(TK_CASEMATE_RELEASE_TABLE), "release_table");
+    assert_string_equal(tk_casemate_hint_name(TK_CASEMATE_HINT_COUNT), "?");
     int operands = 0;
-    for (int t = 0; t < TK_CM_TLBI_COUNT; t++)
+    for (int t = 0; t < TK_CASEMATE_TLBI_COUNT; t++)
         operands += tk_casemate_tlbi_has_operand((tk_casemate_tlbi)t);
     assert_int_equal(operands, 4);
 }
@@ -405,15 +405,15 @@ static void test_huge_src(void **state)
     char *s = malloc(n);
     for (size_t i = 0; i < n; i++)
         s[i] = (char)('a' + i % 26);
-    tk_casemate_record r = rec0(TK_CM_UNLOCK, 3, 4);
-    r.src_kind = TK_CM_SRC_STRING;
+    tk_casemate_record r = rec0(TK_CASEMATE_UNLOCK, 3, 4);
+    r.src_kind = TK_CASEMATE_SRC_STRING;
     r.src = s;
     r.src_len = n;
-    tk_casemate_record small = rec0(TK_CM_LOCK, 2, 4);
+    tk_casemate_record small = rec0(TK_CASEMATE_LOCK, 2, 4);
     tu_capture c;
     tu_capture_open(&c);
     tk_error err;
-    tk_casemate_writer *w = tk_casemate_writer_new(c.fp, TK_CM_COMPACT, &err);
+    tk_casemate_writer *w = tk_casemate_writer_new(c.fp, TK_CASEMATE_COMPACT, &err);
     assert_int_equal(tk_casemate_write(w, &small, &err), TK_OK);
     assert_int_equal(tk_casemate_write(w, &r, &err), TK_OK);
     assert_int_equal(tk_casemate_write(w, &small, &err), TK_OK);
@@ -438,8 +438,8 @@ static void test_write_errors(void **state)
         skip();
     setvbuf(full, NULL, _IONBF, 0);
     tk_error err;
-    tk_casemate_writer *w = tk_casemate_writer_new(full, TK_CM_KEYWORD, &err);
-    tk_casemate_record r = rec0(TK_CM_LOCK, 1, 0);
+    tk_casemate_writer *w = tk_casemate_writer_new(full, TK_CASEMATE_KEYWORD, &err);
+    tk_casemate_record r = rec0(TK_CASEMATE_LOCK, 1, 0);
     assert_int_equal(tk_casemate_write(w, &r, &err), TK_OK); /* buffered */
     assert_int_equal(tk_casemate_writer_flush(w, &err), TK_EIO);
     assert_string_equal(err.message, "writing casemate output failed");

@@ -10,7 +10,7 @@
 #include "cacheray/layout/layout.h"
 
 static const char *fixture;
-static tk_cr_layouts *layouts;
+static tk_cacheray_layouts *layouts;
 
 /* C twins of fixture_cxx.cc's types */
 struct C_twin {
@@ -28,12 +28,12 @@ struct Holder_twin {
     int z;
 };
 
-static const tk_cr_layout *find(const char *name)
+static const tk_cacheray_layout *find(const char *name)
 {
-    return tk_cr_layouts_find(layouts, name, strlen(name));
+    return tk_cacheray_layouts_find(layouts, name, strlen(name));
 }
 
-static void expect_field(const tk_cr_layout *l, size_t i, const char *name,
+static void expect_field(const tk_cacheray_layout *l, size_t i, const char *name,
                          uint64_t offset, uint64_t size)
 {
     assert_true(i < l->nfields);
@@ -46,11 +46,11 @@ static void classes(void **state)
 {
     (void)state;
     tk_error err;
-    layouts = tk_cr_layouts_load(fixture, &err);
+    layouts = tk_cacheray_layouts_load(fixture, &err);
     if (!layouts)
         fail_msg("%s: %s", fixture, err.message);
 
-    const tk_cr_layout *c = find("class.ns::C");
+    const tk_cacheray_layout *c = find("class.ns::C");
     assert_non_null(c);
     assert_string_equal(c->name, "class ns::C");
     assert_int_equal(c->size, sizeof(struct C_twin));
@@ -64,24 +64,24 @@ static void classes(void **state)
     assert_null(find("class.C"));
     assert_null(find("union.ns::C"));
 
-    const tk_cr_layout *d = find("struct.ns::Derived");
+    const tk_cacheray_layout *d = find("struct.ns::Derived");
     assert_non_null(d);
     assert_int_equal(d->size, sizeof(struct Derived_twin));
     assert_int_equal(d->nfields, 2);
     expect_field(d, 0, "x", offsetof(struct Derived_twin, x), sizeof(int));
     expect_field(d, 1, "y", offsetof(struct Derived_twin, y), sizeof(int));
 
-    const tk_cr_layout *h = find("struct.ns::Holder");
+    const tk_cacheray_layout *h = find("struct.ns::Holder");
     assert_non_null(h);
     assert_int_equal(h->size, sizeof(struct Holder_twin));
     assert_int_equal(h->nfields, 2);
     expect_field(h, 0, "nested.n", offsetof(struct Holder_twin, nested.n), 1);
     expect_field(h, 1, "z", offsetof(struct Holder_twin, z), sizeof(int));
-    const tk_cr_layout *n = find("struct.ns::Holder::Nested");
+    const tk_cacheray_layout *n = find("struct.ns::Holder::Nested");
     assert_non_null(n);
     assert_int_equal(n->size, 1);
 
-    tk_cr_layouts_free(layouts);
+    tk_cacheray_layouts_free(layouts);
 }
 
 int main(int argc, char **argv)

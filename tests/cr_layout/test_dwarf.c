@@ -11,16 +11,16 @@
 #include "fixture_types.h"
 
 static const char *fixture;
-static tk_cr_layouts *layouts;
+static tk_cacheray_layouts *layouts;
 
-static const tk_cr_layout *find(const char *name)
+static const tk_cacheray_layout *find(const char *name)
 {
-    return tk_cr_layouts_find(layouts, name, strlen(name));
+    return tk_cacheray_layouts_find(layouts, name, strlen(name));
 }
 
-static const tk_cr_layout *must_find(const char *name)
+static const tk_cacheray_layout *must_find(const char *name)
 {
-    const tk_cr_layout *l = find(name);
+    const tk_cacheray_layout *l = find(name);
     if (!l)
         fail_msg("%s: no layout for \"%s\"", fixture, name);
     return l;
@@ -34,7 +34,7 @@ typedef struct want {
 #define FIELD(T, m) {#m, offsetof(T, m), sizeof(((T *)0)->m)}
 
 /* The layout has exactly these fields, in this order. */
-static void expect_fields(const tk_cr_layout *l, const want *w, size_t n)
+static void expect_fields(const tk_cacheray_layout *l, const want *w, size_t n)
 {
     if (l->nfields != n) {
         for (size_t i = 0; i < l->nfields; i++)
@@ -56,7 +56,7 @@ static void load(void **state)
     (void)state;
     tk_error err;
     tk_error_clear(&err);
-    layouts = tk_cr_layouts_load(fixture, &err);
+    layouts = tk_cacheray_layouts_load(fixture, &err);
     if (!layouts)
         fail_msg("%s: %s", fixture, err.message);
 }
@@ -64,7 +64,7 @@ static void load(void **state)
 static void basic(void **state)
 {
     (void)state;
-    const tk_cr_layout *l = must_find("struct.Basic");
+    const tk_cacheray_layout *l = must_find("struct.Basic");
     assert_string_equal(l->name, "struct Basic");
     assert_int_equal(l->size, sizeof(struct Basic));
     const want w[] = {FIELD(struct Basic, a), FIELD(struct Basic, b),
@@ -72,17 +72,17 @@ static void basic(void **state)
     expect_fields(l, w, 3);
     /* the padding between a and b */
     for (uint64_t o = sizeof(int); o < offsetof(struct Basic, b); o++)
-        assert_int_equal(tk_cr_layout_field_at(l, o), -1);
-    assert_int_equal(tk_cr_layout_field_at(l, 0), 0);
-    assert_int_equal(tk_cr_layout_field_at(l, offsetof(struct Basic, b) + 7), 1);
-    assert_int_equal(tk_cr_layout_field_at(l, offsetof(struct Basic, c)), 2);
-    assert_int_equal(tk_cr_layout_field_at(l, sizeof(struct Basic)), -1);
+        assert_int_equal(tk_cacheray_layout_field_at(l, o), -1);
+    assert_int_equal(tk_cacheray_layout_field_at(l, 0), 0);
+    assert_int_equal(tk_cacheray_layout_field_at(l, offsetof(struct Basic, b) + 7), 1);
+    assert_int_equal(tk_cacheray_layout_field_at(l, offsetof(struct Basic, c)), 2);
+    assert_int_equal(tk_cacheray_layout_field_at(l, sizeof(struct Basic)), -1);
 }
 
 static void name_spellings(void **state)
 {
     (void)state;
-    const tk_cr_layout *basic = must_find("struct.Basic");
+    const tk_cacheray_layout *basic = must_find("struct.Basic");
     const char *same[] = {"struct.Basic.3", "struct.Basic.12", "struct Basic",
                           "struct  Basic", "Basic", "CvBasic"};
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
@@ -90,9 +90,9 @@ static void name_spellings(void **state)
             fail_msg("%s: \"%s\" does not find struct Basic", fixture,
                      same[i]);
     /* not NUL-terminated */
-    assert_ptr_equal(tk_cr_layouts_find(layouts, "struct.BasicXYZ", 12), basic);
+    assert_ptr_equal(tk_cacheray_layouts_find(layouts, "struct.BasicXYZ", 12), basic);
 
-    const tk_cr_layout *td = must_find("TdBasic");
+    const tk_cacheray_layout *td = must_find("TdBasic");
     assert_string_equal(td->name, "struct TdBasic");
     assert_int_equal(td->size, sizeof(TdBasic));
     const want w[] = {FIELD(TdBasic, at), FIELD(TdBasic, bt)};
@@ -104,7 +104,7 @@ static void name_spellings(void **state)
     assert_ptr_equal(find("struct.TdAgain"), td);
 
     /* a typedef of a named struct finds it under either name */
-    const tk_cr_layout *named = must_find("struct.TdNamed");
+    const tk_cacheray_layout *named = must_find("struct.TdNamed");
     assert_ptr_equal(find("TheTdNamed"), named);
     assert_ptr_equal(find("struct.TheTdNamed"), named);
 
@@ -117,27 +117,27 @@ static void name_spellings(void **state)
         if (find(none[i]))
             fail_msg("%s: \"%s\" finds %s", fixture, none[i],
                      find(none[i])->name);
-    assert_null(tk_cr_layouts_find(layouts, NULL, 0));
-    assert_null(tk_cr_layouts_find(NULL, "Basic", 5));
+    assert_null(tk_cacheray_layouts_find(layouts, NULL, 0));
+    assert_null(tk_cacheray_layouts_find(NULL, "Basic", 5));
 }
 
 static void tail_padding(void **state)
 {
     (void)state;
-    const tk_cr_layout *l = must_find("struct.Pad");
+    const tk_cacheray_layout *l = must_find("struct.Pad");
     assert_int_equal(l->size, sizeof(struct Pad));
     assert_int_equal(l->size, 16);
     const want w[] = {FIELD(struct Pad, x), FIELD(struct Pad, c)};
     expect_fields(l, w, 2);
     for (uint64_t o = offsetof(struct Pad, c) + 1; o < sizeof(struct Pad); o++)
-        assert_int_equal(tk_cr_layout_field_at(l, o), -1);
-    assert_int_equal(tk_cr_layout_field_at(l, offsetof(struct Pad, c)), 1);
+        assert_int_equal(tk_cacheray_layout_field_at(l, o), -1);
+    assert_int_equal(tk_cacheray_layout_field_at(l, offsetof(struct Pad, c)), 1);
 }
 
 static void nested_and_anonymous(void **state)
 {
     (void)state;
-    const tk_cr_layout *l = must_find("struct.Nested");
+    const tk_cacheray_layout *l = must_find("struct.Nested");
     assert_int_equal(l->size, sizeof(struct Nested));
     const want w[] = {
         FIELD(struct Nested, tag),
@@ -156,15 +156,15 @@ static void nested_and_anonymous(void **state)
     expect_fields(l, w, sizeof w / sizeof w[0]);
     /* byte 1 is padding; i and d overlap: the first in order wins, and d
      * alone holds the bytes past i */
-    assert_int_equal(tk_cr_layout_field_at(l, 1), -1);
-    assert_int_equal(tk_cr_layout_field_at(l, offsetof(struct Nested, i)), 3);
+    assert_int_equal(tk_cacheray_layout_field_at(l, 1), -1);
+    assert_int_equal(tk_cacheray_layout_field_at(l, offsetof(struct Nested, i)), 3);
     assert_int_equal(
-        tk_cr_layout_field_at(l, offsetof(struct Nested, d) + sizeof(int)), 4);
+        tk_cacheray_layout_field_at(l, offsetof(struct Nested, d) + sizeof(int)), 4);
     assert_int_equal(
-        tk_cr_layout_field_at(l, offsetof(struct Nested, arr) + 4 * sizeof(int)),
+        tk_cacheray_layout_field_at(l, offsetof(struct Nested, arr) + 4 * sizeof(int)),
         7);
     assert_int_equal(
-        tk_cr_layout_field_at(l, offsetof(struct Nested, pairs) +
+        tk_cacheray_layout_field_at(l, offsetof(struct Nested, pairs) +
                                      sizeof(struct Inner) + 1),
         8);
     /* the struct declared inside struct Nested is a type of its own */
@@ -190,7 +190,7 @@ static void nested_and_anonymous(void **state)
 static void bit_fields(void **state)
 {
     (void)state;
-    const tk_cr_layout *l = must_find("struct.Bits");
+    const tk_cacheray_layout *l = must_find("struct.Bits");
     assert_int_equal(l->size, sizeof(struct Bits));
     want w[8];
     size_t n = 0;
@@ -205,14 +205,14 @@ static void bit_fields(void **state)
     expect_fields(l, w, n);
     assert_int_equal(w[2].offset, 1); /* c: bits 10..21 */
     assert_int_equal(w[2].size, 2);
-    assert_int_equal(tk_cr_layout_field_at(l, 0), 0);
-    assert_int_equal(tk_cr_layout_field_at(l, 1), 1);
+    assert_int_equal(tk_cacheray_layout_field_at(l, 0), 0);
+    assert_int_equal(tk_cacheray_layout_field_at(l, 1), 1);
 }
 
 static void unions(void **state)
 {
     (void)state;
-    const tk_cr_layout *l = must_find("union.U");
+    const tk_cacheray_layout *l = must_find("union.U");
     assert_string_equal(l->name, "union U");
     assert_ptr_equal(find("union U"), l);
     assert_ptr_equal(find("U"), l);
@@ -225,15 +225,15 @@ static void unions(void **state)
         {"in.y", offsetof(union U, in.y), sizeof(int)},
     };
     expect_fields(l, w, 4);
-    assert_int_equal(tk_cr_layout_field_at(l, 0), 0);
-    assert_int_equal(tk_cr_layout_field_at(l, 5), 1); /* c[5], over in.y */
-    assert_int_equal(tk_cr_layout_field_at(l, 6), 3);
+    assert_int_equal(tk_cacheray_layout_field_at(l, 0), 0);
+    assert_int_equal(tk_cacheray_layout_field_at(l, 5), 1); /* c[5], over in.y */
+    assert_int_equal(tk_cacheray_layout_field_at(l, 6), 3);
 }
 
 static void flexible_array(void **state)
 {
     (void)state;
-    const tk_cr_layout *l = must_find("struct.Flex");
+    const tk_cacheray_layout *l = must_find("struct.Flex");
     assert_int_equal(l->size, sizeof(struct Flex));
     /* the member has no size: it runs to the end of the struct */
     const want w[] = {
@@ -246,15 +246,15 @@ static void flexible_array(void **state)
 static void scopes_and_duplicates(void **state)
 {
     (void)state;
-    const tk_cr_layout *in = must_find("struct.InnerDef");
+    const tk_cacheray_layout *in = must_find("struct.InnerDef");
     assert_int_equal(in->size, sizeof(struct InnerDef));
-    const tk_cr_layout *outer = must_find("struct.Outer");
+    const tk_cacheray_layout *outer = must_find("struct.Outer");
     const want w[] = {{"in.k", offsetof(struct Outer, in.k), sizeof(int)},
                       FIELD(struct Outer, name)};
     expect_fields(outer, w, 2);
 
     /* struct Conflict differs between the two units: the first is kept */
-    const tk_cr_layout *c = must_find("struct.Conflict");
+    const tk_cacheray_layout *c = must_find("struct.Conflict");
     assert_int_equal(c->size, sizeof(struct Conflict));
     const want wc[] = {FIELD(struct Conflict, x)};
     expect_fields(c, wc, 1);
@@ -264,7 +264,7 @@ static void original_sample(void **state)
 {
     (void)state;
     /* cacheray/test/structs: the struct-test trace's types */
-    const tk_cr_layout *l = must_find("struct.Deep");
+    const tk_cacheray_layout *l = must_find("struct.Deep");
     assert_int_equal(l->size, sizeof(struct Deep));
     const want w[] = {
         FIELD(struct Deep, a),
@@ -282,9 +282,9 @@ static void original_sample(void **state)
 static void unload(void **state)
 {
     (void)state;
-    tk_cr_layouts_free(layouts);
+    tk_cacheray_layouts_free(layouts);
     layouts = NULL;
-    tk_cr_layouts_free(NULL);
+    tk_cacheray_layouts_free(NULL);
 }
 
 int main(int argc, char **argv)

@@ -21,7 +21,7 @@ static void expect_error(const char *path, tk_status status,
 {
     tk_error err;
     tk_error_clear(&err);
-    tk_cr_layouts *l = tk_cr_layouts_load(path, &err);
+    tk_cacheray_layouts *l = tk_cacheray_layouts_load(path, &err);
     if (l)
         fail_msg("%s loaded", path);
     if (err.status != status || strncmp(err.message, path, strlen(path)) ||
@@ -53,16 +53,16 @@ static void not_layout_files(void **state)
                      ": neither an ELF file with DWARF nor a dwarf2json file");
     }
     tk_error err;
-    assert_null(tk_cr_layouts_load(NULL, &err));
+    assert_null(tk_cacheray_layouts_load(NULL, &err));
     assert_int_equal(err.status, TK_EUSAGE);
-    assert_null(tk_cr_layouts_load(missing, NULL)); /* err may be NULL */
+    assert_null(tk_cacheray_layouts_load(missing, NULL)); /* err may be NULL */
 }
 
 static void no_debug_info(void **state)
 {
     (void)state;
     tk_error err;
-    assert_null(tk_cr_layouts_load(nodebug, &err));
+    assert_null(tk_cacheray_layouts_load(nodebug, &err));
     assert_int_equal(err.status, TK_EUSAGE);
     char want[4096 + 64];
     snprintf(want, sizeof want,
@@ -76,7 +76,7 @@ static int load_copy(const char *path, const uint8_t *data, size_t n)
     tu_write_file(path, data, n);
     tk_error err;
     tk_error_clear(&err);
-    tk_cr_layouts *l = tk_cr_layouts_load(path, &err);
+    tk_cacheray_layouts *l = tk_cacheray_layouts_load(path, &err);
     if (!l) {
         assert_int_not_equal(err.status, TK_OK);
         assert_memory_equal(err.message, path, strlen(path));
@@ -86,8 +86,8 @@ static int load_copy(const char *path, const uint8_t *data, size_t n)
     const char *names[] = {"struct.Basic", "TdBasic", "struct.Nested",
                            "union.U", "struct.Bits", "struct.Deep"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const tk_cr_layout *t =
-            tk_cr_layouts_find(l, names[i], strlen(names[i]));
+        const tk_cacheray_layout *t =
+            tk_cacheray_layouts_find(l, names[i], strlen(names[i]));
         if (!t)
             continue;
         for (size_t k = 0; k < t->nfields; k++)
@@ -96,11 +96,11 @@ static int load_copy(const char *path, const uint8_t *data, size_t n)
             assert_true(t->fields[k - 1].offset <= t->fields[k].offset);
         uint64_t end = t->size < 4096 ? t->size : 4096;
         for (uint64_t o = 0; o < end; o++) {
-            long f = tk_cr_layout_field_at(t, o);
+            long f = tk_cacheray_layout_field_at(t, o);
             assert_true(f >= -1 && f < (long)t->nfields);
         }
     }
-    tk_cr_layouts_free(l);
+    tk_cacheray_layouts_free(l);
     return 1;
 }
 

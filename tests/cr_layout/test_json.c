@@ -24,21 +24,21 @@ static const char *write_json(const char *name, const char *text)
     return path;
 }
 
-static tk_cr_layouts *load_ok(const char *path)
+static tk_cacheray_layouts *load_ok(const char *path)
 {
     tk_error err;
-    tk_cr_layouts *l = tk_cr_layouts_load(path, &err);
+    tk_cacheray_layouts *l = tk_cacheray_layouts_load(path, &err);
     if (!l)
         fail_msg("%s", err.message);
     return l;
 }
 
-static const tk_cr_layout *find(const tk_cr_layouts *l, const char *name)
+static const tk_cacheray_layout *find(const tk_cacheray_layouts *l, const char *name)
 {
-    return tk_cr_layouts_find(l, name, strlen(name));
+    return tk_cacheray_layouts_find(l, name, strlen(name));
 }
 
-static void expect_field(const tk_cr_layout *l, size_t i, const char *name,
+static void expect_field(const tk_cacheray_layout *l, size_t i, const char *name,
                          uint64_t offset, uint64_t size)
 {
     if (i >= l->nfields)
@@ -87,9 +87,9 @@ static const char sample[] =
 static void original_sample(void **state)
 {
     (void)state;
-    tk_cr_layouts *l = load_ok(write_json("structs.dwarf.json", sample));
+    tk_cacheray_layouts *l = load_ok(write_json("structs.dwarf.json", sample));
 
-    const tk_cr_layout *basic = find(l, "struct.Basic");
+    const tk_cacheray_layout *basic = find(l, "struct.Basic");
     assert_non_null(basic);
     assert_string_equal(basic->name, "struct Basic");
     assert_int_equal(basic->size, sizeof(struct Basic));
@@ -102,14 +102,14 @@ static void original_sample(void **state)
     assert_ptr_equal(find(l, "Basic"), basic);
 
     /* the sample's TdBasic is fixture_types.h's TdNamed */
-    const tk_cr_layout *td = find(l, "struct.TdBasic");
+    const tk_cacheray_layout *td = find(l, "struct.TdBasic");
     assert_non_null(td);
     assert_int_equal(td->size, sizeof(TheTdNamed));
     assert_ptr_equal(find(l, "TheTdBasic"), td);
     assert_ptr_equal(find(l, "struct.TheTdBasic"), td);
 
     /* nested struct members are opened as in DWARF */
-    const tk_cr_layout *deep = find(l, "struct.Deep");
+    const tk_cacheray_layout *deep = find(l, "struct.Deep");
     assert_non_null(deep);
     assert_int_equal(deep->size, sizeof(struct Deep));
     assert_int_equal(deep->nfields, 8);
@@ -123,13 +123,13 @@ static void original_sample(void **state)
     expect_field(deep, 7, "e", offsetof(struct Deep, e), sizeof(void *));
 
     /* a packed struct: its offsets bound the alignment guess */
-    const tk_cr_layout *log = find(l, "cacheray_log_t");
+    const tk_cacheray_layout *log = find(l, "cacheray_log_t");
     assert_non_null(log);
     assert_string_equal(log->name, "struct cacheray_log_l");
     assert_int_equal(log->size, 18);
     assert_null(find(l, "cacheray_event_t")); /* a typedef of a base type */
     assert_null(find(l, "struct.Nope"));
-    tk_cr_layouts_free(l);
+    tk_cacheray_layouts_free(l);
 }
 
 static const char edge_cases[] =
@@ -185,13 +185,13 @@ static const char edge_cases[] =
 static void sizes_and_edge_cases(void **state)
 {
     (void)state;
-    tk_cr_layouts *l = load_ok(write_json("edge.json", edge_cases));
-    const tk_cr_layout *t;
+    tk_cacheray_layouts *l = load_ok(write_json("edge.json", edge_cases));
+    const tk_cacheray_layout *t;
 
     /* sizeof from the alignment guess: tail padding comes back */
     assert_non_null(t = find(l, "struct.Pad.4"));
     assert_int_equal(t->size, sizeof(struct Pad));
-    assert_int_equal(tk_cr_layout_field_at(t, 9), -1);
+    assert_int_equal(tk_cacheray_layout_field_at(t, 9), -1);
     assert_non_null(t = find(l, "struct Buf"));
     assert_int_equal(t->size, 17); /* char[] aligns to 1 */
     assert_non_null(t = find(l, "struct Ints"));
@@ -222,7 +222,7 @@ static void sizes_and_edge_cases(void **state)
     expect_field(t, 0, "self", 0, 8);
 
     /* unions: no offsets, the same names and layout as in C */
-    const tk_cr_layout *u = find(l, "union.U");
+    const tk_cacheray_layout *u = find(l, "union.U");
     assert_non_null(u);
     assert_string_equal(u->name, "union U");
     assert_int_equal(u->size, sizeof(union U));
@@ -258,7 +258,7 @@ static void sizes_and_edge_cases(void **state)
     assert_ptr_equal(find(l, "UT"), u);
     assert_ptr_equal(find(l, "union.UT"), u);
     assert_null(find(l, "struct.UT"));
-    tk_cr_layouts_free(l);
+    tk_cacheray_layouts_free(l);
 }
 
 static void expect_error(const char *name, const char *text, tk_status status,
@@ -268,7 +268,7 @@ static void expect_error(const char *name, const char *text, tk_status status,
     char saved[4096];
     snprintf(saved, sizeof saved, "%s", path);
     tk_error err;
-    tk_cr_layouts *l = tk_cr_layouts_load(saved, &err);
+    tk_cacheray_layouts *l = tk_cacheray_layouts_load(saved, &err);
     if (l)
         fail_msg("%s loaded", name);
     assert_int_equal(err.status, status);
@@ -351,7 +351,7 @@ static void truncations(void **state)
     for (size_t len = 1; len + 1 < n; len += len < 64 ? 1 : 11) {
         tu_write_file(saved, s, len);
         tk_error err;
-        tk_cr_layouts *l = tk_cr_layouts_load(saved, &err);
+        tk_cacheray_layouts *l = tk_cacheray_layouts_load(saved, &err);
         if (l)
             fail_msg("prefix of %zu bytes loaded", len);
         assert_int_equal(err.status, TK_EMALFORMED);
@@ -366,25 +366,25 @@ static void field_at_overlaps(void **state)
 {
     (void)state;
     /* sorted by offset; a spans b and c */
-    const tk_cr_field f[] = {
+    const tk_cacheray_field f[] = {
         {"a", 0, 8}, {"b", 0, 4}, {"c", 4, 4}, {"d", 12, 2}};
-    const tk_cr_layout l = {"struct T", 16, 4, f};
+    const tk_cacheray_layout l = {"struct T", 16, 4, f};
     const long want[16] = {0, 0, 0, 0, 0, 0, 0, 0,
                            -1, -1, -1, -1, 3, 3, -1, -1};
     for (uint64_t o = 0; o < 16; o++)
-        assert_int_equal(tk_cr_layout_field_at(&l, o), want[o]);
-    assert_int_equal(tk_cr_layout_field_at(&l, 16), -1);
-    assert_int_equal(tk_cr_layout_field_at(&l, UINT64_MAX), -1);
+        assert_int_equal(tk_cacheray_layout_field_at(&l, o), want[o]);
+    assert_int_equal(tk_cacheray_layout_field_at(&l, 16), -1);
+    assert_int_equal(tk_cacheray_layout_field_at(&l, UINT64_MAX), -1);
 
     /* a union member spanning a later-starting field wins over it */
-    const tk_cr_field g[] = {{"s.a", 0, 4}, {"l", 0, 8}, {"s.b", 4, 4}};
-    const tk_cr_layout u = {"union V", 8, 3, g};
-    assert_int_equal(tk_cr_layout_field_at(&u, 0), 0);
-    assert_int_equal(tk_cr_layout_field_at(&u, 5), 1);
+    const tk_cacheray_field g[] = {{"s.a", 0, 4}, {"l", 0, 8}, {"s.b", 4, 4}};
+    const tk_cacheray_layout u = {"union V", 8, 3, g};
+    assert_int_equal(tk_cacheray_layout_field_at(&u, 0), 0);
+    assert_int_equal(tk_cacheray_layout_field_at(&u, 5), 1);
 
-    const tk_cr_layout empty = {"struct E", 4, 0, NULL};
-    assert_int_equal(tk_cr_layout_field_at(&empty, 0), -1);
-    assert_int_equal(tk_cr_layout_field_at(NULL, 0), -1);
+    const tk_cacheray_layout empty = {"struct E", 4, 0, NULL};
+    assert_int_equal(tk_cacheray_layout_field_at(&empty, 0), -1);
+    assert_int_equal(tk_cacheray_layout_field_at(NULL, 0), -1);
 }
 
 static int setup(void **state)

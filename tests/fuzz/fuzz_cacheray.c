@@ -70,24 +70,24 @@ static void check_record(const tk_cacheray_record *rec, const uint8_t *data,
                          uint64_t off, uint64_t len)
 {
     switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
-        TKF_CHECK((rec->flags & ~TK_CR_FLAG_MASK) == 0, "access flags 0x%02x", rec->flags);
-        TKF_CHECK(len == TK_CR_ACCESS_SIZE, "access of %llu bytes", (unsigned long long)len);
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
+        TKF_CHECK((rec->flags & ~TK_CACHERAY_FLAG_MASK) == 0, "access flags 0x%02x", rec->flags);
+        TKF_CHECK(len == TK_CACHERAY_ACCESS_SIZE, "access of %llu bytes", (unsigned long long)len);
         TKF_CHECK(rec->typename_len == 0 && rec->type_name == NULL, "access with a name");
         break;
-    case TK_CR_RTTA_ADD:
+    case TK_CACHERAY_RTTA_ADD:
         TKF_CHECK(rec->flags == 0, "rtta_add flags 0x%02x", rec->flags);
-        TKF_CHECK(len == TK_CR_RTTA_ADD_FIXED + (uint64_t)rec->typename_len,
+        TKF_CHECK(len == TK_CACHERAY_RTTA_ADD_FIXED + (uint64_t)rec->typename_len,
                   "rtta_add length %llu for a %u-byte name", (unsigned long long)len,
                   rec->typename_len);
         /* zero copy: the name points into the input */
-        TKF_CHECK((const uint8_t *)rec->type_name == data + off + TK_CR_RTTA_ADD_FIXED,
+        TKF_CHECK((const uint8_t *)rec->type_name == data + off + TK_CACHERAY_RTTA_ADD_FIXED,
                   "rtta_add name does not point at its input bytes");
         break;
-    case TK_CR_RTTA_REMOVE:
+    case TK_CACHERAY_RTTA_REMOVE:
         TKF_CHECK(rec->flags == 0, "rtta_remove flags 0x%02x", rec->flags);
-        TKF_CHECK(len == TK_CR_RTTA_REMOVE_SIZE, "rtta_remove of %llu bytes",
+        TKF_CHECK(len == TK_CACHERAY_RTTA_REMOVE_SIZE, "rtta_remove of %llu bytes",
                   (unsigned long long)len);
         TKF_CHECK(rec->typename_len == 0 && rec->type_name == NULL, "rtta_remove with a name");
         break;
@@ -116,29 +116,29 @@ static int check_warnings(tk_cacheray_checker *c, tk_cacheray_checker *c0,
         TKF_CHECK(w[i].code && w[i].code[0] && w[i].message && w[i].message[0],
                   "warning without code or message");
         switch (w[i].kind) {
-        case TK_CRW_ZERO_SIZE: zero++; break;
-        case TK_CRW_REMOVE_UNKNOWN: unknown++; break;
-        case TK_CRW_OVERLAP: overlaps++; break;
-        case TK_CRW_EMPTY_REGION: empty++; break;
-        case TK_CRW_REGION_WRAPS: wraps++; break;
+        case TK_CACHERAY_WARN_ZERO_SIZE: zero++; break;
+        case TK_CACHERAY_WARN_REMOVE_UNKNOWN: unknown++; break;
+        case TK_CACHERAY_WARN_OVERLAP: overlaps++; break;
+        case TK_CACHERAY_WARN_EMPTY_REGION: empty++; break;
+        case TK_CACHERAY_WARN_REGION_WRAPS: wraps++; break;
         default: TKF_CHECK(0, "warning kind %d", (int)w[i].kind);
         }
     }
     uint64_t bytes = (uint64_t)rec->elemsize * rec->elemcount;
     switch (rec->type) {
-    case TK_CR_READ:
-    case TK_CR_WRITE:
+    case TK_CACHERAY_READ:
+    case TK_CACHERAY_WRITE:
         /* validate skips the checker for accesses of non-zero size */
         TKF_CHECK(n == (rec->size == 0) && zero == n, "access: %d warnings", n);
         break;
-    case TK_CR_RTTA_REMOVE:
+    case TK_CACHERAY_RTTA_REMOVE:
         TKF_CHECK(n <= 1 && unknown == n, "rtta_remove: %d warnings", n);
         if (n == 0) {
             TKF_CHECK(*live_model > 0 || !*model_ok, "removed a region that was not live");
             (*live_model)--;
         }
         break;
-    case TK_CR_RTTA_ADD:
+    case TK_CACHERAY_RTTA_ADD:
         if (n > 4) { /* warnings beyond the room: the model loses track */
             *model_ok = 0;
             break;
@@ -203,7 +203,7 @@ static void read_pass(const uint8_t *data, size_t size, tk_endian endian,
     tkf_memfile_open(&wout);
     tk_cacheray_writer *w = tk_cacheray_writer_new(wout.fp, used, &err);
     TKF_CHECK(w != NULL, "tk_cacheray_writer_new: %s", err.message);
-    uint8_t *enc = malloc(size + TK_CR_RTTA_ADD_FIXED);
+    uint8_t *enc = malloc(size + TK_CACHERAY_RTTA_ADD_FIXED);
     TKF_CHECK(enc != NULL, "out of memory");
 
     uint64_t pos = 0, count = 0, warnings = 0, live = 0;
@@ -307,8 +307,8 @@ static void read_pass(const uint8_t *data, size_t size, tk_endian endian,
  * changes, so the pass costs little. One input in WRITE_ONE_IN also goes
  * through the writer, whose buffer then fills, flushes and is bypassed. */
 #define EDGE ((size_t)4 << 20)
-#define FILL_FIRST (TK_CR_RTTA_ADD_FIXED + ((size_t)300 << 10))
-#define FILL_REC (TK_CR_RTTA_ADD_FIXED + ((size_t)64 << 10))
+#define FILL_FIRST (TK_CACHERAY_RTTA_ADD_FIXED + ((size_t)300 << 10))
+#define FILL_REC (TK_CACHERAY_RTTA_ADD_FIXED + ((size_t)64 << 10))
 #define FILL_N (1 + (EDGE - 64 - FILL_FIRST) / FILL_REC) /* the last takes the rest */
 #define FILL_AT(i) ((i) == 0 ? 0 : FILL_FIRST + ((i) - 1) * FILL_REC)
 #define WRITE_ONE_IN 8
@@ -322,7 +322,7 @@ static void filler_header(uint8_t *p, size_t len, tk_endian order)
 {
     tk_cacheray_record f;
     memset(&f, 0, sizeof f);
-    f.type = TK_CR_RTTA_ADD;
+    f.type = TK_CACHERAY_RTTA_ADD;
     f.addr = 0x5555555a0000ULL;
     f.thread = 1;
     f.elemsize = f.elemcount = 1;
@@ -344,11 +344,11 @@ static void edge_pass(const uint8_t *data, size_t size, tk_endian order)
         TKF_CHECK(edge_buf[o] != NULL, "out of memory");
         for (size_t i = 0; i + 1 < FILL_N; i++)
             filler_header(edge_buf[o] + FILL_AT(i),
-                          (i == 0 ? FILL_FIRST : FILL_REC) - TK_CR_RTTA_ADD_FIXED, order);
+                          (i == 0 ? FILL_FIRST : FILL_REC) - TK_CACHERAY_RTTA_ADD_FIXED, order);
     }
     uint8_t *buf = edge_buf[o];
     size_t n = FILL_N, last = FILL_AT(n - 1);
-    filler_header(buf + last, fill - last - TK_CR_RTTA_ADD_FIXED, order);
+    filler_header(buf + last, fill - last - TK_CACHERAY_RTTA_ADD_FIXED, order);
     if (size)
         memcpy(buf + fill, data, size);
 
@@ -467,12 +467,12 @@ static void writer_rejects(const uint8_t *data, size_t size)
     rec.type = (tk_cacheray_type)(data[0] & 7);
     rec.flags = data[1];
     rec.size = 8;
-    if (rec.type == TK_CR_RTTA_ADD && size > 2) { /* a name, or a length without one */
+    if (rec.type == TK_CACHERAY_RTTA_ADD && size > 2) { /* a name, or a length without one */
         rec.typename_len = data[2] % 4u;
         rec.type_name = data[2] & 0x80 ? NULL : "abcd";
     }
-    int ok = rec.type <= TK_CR_WRITE ? (rec.flags & ~TK_CR_FLAG_MASK) == 0
-             : rec.type <= TK_CR_RTTA_REMOVE ? rec.flags == 0 : 0;
+    int ok = rec.type <= TK_CACHERAY_WRITE ? (rec.flags & ~TK_CACHERAY_FLAG_MASK) == 0
+             : rec.type <= TK_CACHERAY_RTTA_REMOVE ? rec.flags == 0 : 0;
     if (rec.typename_len && !rec.type_name)
         ok = 0;
     tkf_memfile m;

@@ -35,7 +35,7 @@ typedef struct log {
 static void log_free(log_t *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (l->v[i].src_kind == TK_CM_SRC_STRING)
+        if (l->v[i].src_kind == TK_CASEMATE_SRC_STRING)
             free((char *)l->v[i].src);
     free(l->v);
     free(l->line);
@@ -55,7 +55,7 @@ static void push(log_t *l, const tk_casemate_record *rec, uint64_t line, uint64_
     }
     tk_casemate_record *c = &l->v[l->n];
     *c = *rec;
-    if (rec->src_kind == TK_CM_SRC_STRING) {
+    if (rec->src_kind == TK_CASEMATE_SRC_STRING) {
         char *s = malloc(rec->src_len + 1);
         TKF_CHECK(s != NULL, "out of memory");
         if (rec->src_len)
@@ -142,16 +142,16 @@ static void check_same(const log_t *a, const log_t *b, uint64_t line_shift, cons
  * record is the same text. */
 static void check_records(const log_t *l)
 {
-    static char buf[TK_CM_FORMAT_MAX + 70000];
+    static char buf[TK_CASEMATE_FORMAT_MAX + 70000];
     for (size_t i = 0; i < l->n; i++) {
         const tk_casemate_record *r = &l->v[i];
         const char *problem = tk_casemate_record_problem(r);
         TKF_CHECK(problem == NULL, "record %zu read but not writable: %s", i, problem);
-        if (r->src_kind == TK_CM_SRC_STRING && r->src_len > 65536)
+        if (r->src_kind == TK_CASEMATE_SRC_STRING && r->src_len > 65536)
             continue;
         for (int style = 0; style < 2; style++) {
             size_t n = tk_casemate_format(r, (tk_casemate_style)style, buf, sizeof buf);
-            TKF_CHECK(n < sizeof buf && n <= TK_CM_FORMAT_MAX + (r->src_kind == TK_CM_SRC_STRING ? r->src_len : 0),
+            TKF_CHECK(n < sizeof buf && n <= TK_CASEMATE_FORMAT_MAX + (r->src_kind == TK_CASEMATE_SRC_STRING ? r->src_len : 0),
                       "record %zu formats to %zu bytes", i, n);
             log_t back;
             read_mem(buf, n, &back);
@@ -205,7 +205,7 @@ static void check_writer(const log_t *l)
             /* written again from what it reads: the same bytes */
             tkf_memfile m2;
             tkf_memfile_open(&m2);
-            w = tk_casemate_writer_new(m2.fp, TK_CM_KEYWORD, &err);
+            w = tk_casemate_writer_new(m2.fp, TK_CASEMATE_KEYWORD, &err);
             for (size_t i = 0; i < back.n; i++)
                 TKF_CHECK(tk_casemate_write(w, &back.v[i], &err) == TK_OK, "rewrite: %s", err.message);
             if (back.expected)
@@ -363,7 +363,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const tk_casemate_record *r = &l.v[i];
         if (i > 0 && r->id <= l.v[i - 1].id)
             ex.warnings++;
-        else if (r->kind == TK_CM_MEM_SET && ((r->address | r->size) & 7))
+        else if (r->kind == TK_CASEMATE_MEM_SET && ((r->address | r->size) & 7))
             ex.warnings++;
     }
     tkf_run_commands("casemate", data, size, NULL, &ex);

@@ -1,4 +1,4 @@
-/* Fuzz target: the break-before-make checker (tk_cm_check_*).
+/* Fuzz target: the break-before-make checker (tk_casemate_check_*).
  *
  * The input is read as a casemate log and its records fed to the checker
  * under options picked from a hash of the input, with a few watched
@@ -28,12 +28,12 @@ static void check_text(tkf_memfile *m)
     tkf_memfile_free(m);
 }
 
-static void check_dot(const tk_cm_checker *k)
+static void check_dot(const tk_casemate_checker *k)
 {
     tkf_memfile m;
     tk_error err;
     tkf_memfile_open(&m);
-    tk_status st = tk_cm_check_write_dot(k, m.fp, &err);
+    tk_status st = tk_casemate_check_write_dot(k, m.fp, &err);
     tkf_memfile_close(&m);
     TKF_CHECK(st == TK_OK || st == TK_ENOMEM, "write_dot: %s", err.message);
     tkf_check_text_lines(m.buf, m.len);
@@ -43,7 +43,7 @@ static void check_dot(const tk_cm_checker *k)
     tkf_memfile_free(&m);
 }
 
-static result run(const uint8_t *data, size_t size, const tk_cm_check_options *o, int print)
+static result run(const uint8_t *data, size_t size, const tk_casemate_check_options *o, int print)
 {
     result res = {0};
     tk_error err;
@@ -52,8 +52,8 @@ static result run(const uint8_t *data, size_t size, const tk_cm_check_options *o
     TKF_CHECK(in != NULL, "tk_input_from_memory: %s", err.message);
     tk_casemate_reader *r = tk_casemate_reader_new(in, &err);
     TKF_CHECK(r != NULL, "reader: %s", err.message);
-    tk_cm_checker *k = tk_cm_check_new(o, &err);
-    TKF_CHECK(k != NULL, "tk_cm_check_new: %s", err.message);
+    tk_casemate_checker *k = tk_casemate_check_new(o, &err);
+    TKF_CHECK(k != NULL, "tk_casemate_check_new: %s", err.message);
     uint64_t watched[4];
     size_t nwatch = 0;
     tk_casemate_record rec;
@@ -61,33 +61,33 @@ static result run(const uint8_t *data, size_t size, const tk_cm_check_options *o
     while (tk_casemate_next(r, &rec, &err) > 0) {
         if (nwatch < 4 && (rec.address || rec.location)) {
             watched[nwatch] = rec.address ? rec.address : rec.location;
-            TKF_CHECK(tk_cm_check_watch(k, watched[nwatch], &err) == TK_OK, "watch");
+            TKF_CHECK(tk_casemate_check_watch(k, watched[nwatch], &err) == TK_OK, "watch");
             nwatch++;
         }
-        res.rc = tk_cm_check_feed(k, &rec, &err);
+        res.rc = tk_casemate_check_feed(k, &rec, &err);
         fed++;
         if (print && fed <= 64) {
             tkf_memfile m;
             tkf_memfile_open(&m);
-            tk_cm_check_print_record(&rec, m.fp);
-            tk_cm_check_print_state(k, m.fp);
+            tk_casemate_check_print_record(&rec, m.fp);
+            tk_casemate_check_print_state(k, m.fp);
             for (size_t i = 0; i < nwatch; i++) {
-                tk_cm_entry e;
-                tk_cm_check_entry(k, watched[i], &e);
+                tk_casemate_entry e;
+                tk_casemate_check_entry(k, watched[i], &e);
                 TKF_CHECK(e.address == (watched[i] & ~(uint64_t)7), "entry address");
-                tk_cm_check_print_entry(&e, m.fp);
+                tk_casemate_check_print_entry(&e, m.fp);
             }
             check_text(&m);
         }
         if (res.rc == 1) {
-            const tk_cm_violation *v = tk_cm_check_violation(k);
+            const tk_casemate_violation *v = tk_casemate_check_violation(k);
             TKF_CHECK(v != NULL, "violation without details");
             const char *msg = NULL;
             size_t i = 0;
-            for (; i < tk_cm_check_code_count(); i++)
-                if (strcmp(tk_cm_check_code(i, &msg), v->code) == 0)
+            for (; i < tk_casemate_check_code_count(); i++)
+                if (strcmp(tk_casemate_check_code(i, &msg), v->code) == 0)
                     break;
-            TKF_CHECK(i < tk_cm_check_code_count(), "unknown code %s", v->code);
+            TKF_CHECK(i < tk_casemate_check_code_count(), "unknown code %s", v->code);
             TKF_CHECK(strcmp(msg, v->message) == 0, "message of %s", v->code);
             TKF_CHECK(v->id == rec.id && v->tid == rec.tid, "violation names another record");
             snprintf(res.code, sizeof res.code, "%s", v->code);
@@ -100,32 +100,32 @@ static result run(const uint8_t *data, size_t size, const tk_cm_check_options *o
             TKF_CHECK(err.status == TK_EUNSUPPORTED || err.status == TK_ENOMEM,
                       "error status %d: %s", (int)err.status, err.message);
             TKF_CHECK(err.message[0] != '\0', "error without a message");
-            TKF_CHECK(tk_cm_check_violation(k) == NULL, "error and violation");
+            TKF_CHECK(tk_casemate_check_violation(k) == NULL, "error and violation");
             break;
         }
     }
-    res.events = tk_cm_check_events(k);
+    res.events = tk_casemate_check_events(k);
     TKF_CHECK(res.events == fed, "%llu events for %llu records",
               (unsigned long long)res.events, (unsigned long long)fed);
     if (res.rc) { /* stopped for good */
-        tk_casemate_record isb = {.kind = TK_CM_BARRIER, .barrier = TK_CM_ISB};
-        TKF_CHECK(tk_cm_check_feed(k, &isb, &err) == res.rc, "the checker did not stay stopped");
-        TKF_CHECK(tk_cm_check_events(k) == fed, "a stopped checker counted a record");
+        tk_casemate_record isb = {.kind = TK_CASEMATE_BARRIER, .barrier = TK_CASEMATE_ISB};
+        TKF_CHECK(tk_casemate_check_feed(k, &isb, &err) == res.rc, "the checker did not stay stopped");
+        TKF_CHECK(tk_casemate_check_events(k) == fed, "a stopped checker counted a record");
     } else {
-        TKF_CHECK(tk_cm_check_violation(k) == NULL, "a violation after a pass");
+        TKF_CHECK(tk_casemate_check_violation(k) == NULL, "a violation after a pass");
     }
-    tk_cm_check_stats st;
-    tk_cm_check_get_stats(k, &st);
+    tk_casemate_check_stats st;
+    tk_casemate_check_get_stats(k, &st);
     TKF_CHECK(st.entries == st.valid + st.invalid_unclean + st.invalid_clean, "entry counts");
     TKF_CHECK(st.roots == st.roots_stage1 + st.roots_stage2, "root counts");
     if (print) {
         tkf_memfile m;
         tkf_memfile_open(&m);
-        tk_cm_check_print_context(k, m.fp);
+        tk_casemate_check_print_context(k, m.fp);
         check_text(&m);
         check_dot(k);
     }
-    tk_cm_check_free(k);
+    tk_casemate_check_free(k);
     tk_casemate_reader_free(r);
     tk_input_close(in);
     return res;
@@ -134,7 +134,7 @@ static result run(const uint8_t *data, size_t size, const tk_cm_check_options *o
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t h = tkf_hash(data, size);
-    tk_cm_check_options o = {
+    tk_casemate_check_options o = {
         .racy = (int)(h & 1),
         .ignore_uninit = (int)(h >> 1 & 1),
         .promote_tlbi_by_id = (int)(h >> 2 & 1),

@@ -280,30 +280,30 @@ static void read_raw(const uint8_t *data, size_t size, seen *s)
         pad = 0;
         uint64_t len = 16;
         switch (x.kind) {
-        case TK_FDR_FUNCTION:
+        case TK_XRAY_FDR_FUNCTION:
             len = 8;
             TKF_CHECK(x.action <= 3 && x.func_id < (1u << 28), "function action %u id %u",
                       x.action, x.func_id);
             s->raw_fn++;
             break;
-        case TK_FDR_CUSTOM_EVENT:
-        case TK_FDR_TYPED_EVENT:
+        case TK_XRAY_FDR_CUSTOM_EVENT:
+        case TK_XRAY_FDR_TYPED_EVENT:
             TKF_CHECK(x.size > 0 && x.payload == data + x.offset + 16,
                       "event payload not in place");
             len += (uint64_t)x.size;
             s->raw_events++;
             break;
-        case TK_FDR_CALL_ARG:
+        case TK_XRAY_FDR_CALL_ARG:
             s->raw_args++;
             break;
-        case TK_FDR_END_OF_BUFFER:
+        case TK_XRAY_FDR_END_OF_BUFFER:
             TKF_CHECK(v == 1, "EndOfBuffer in v%u", v);
             pad = 1;
             break;
-        case TK_FDR_BUFFER_EXTENTS:
+        case TK_XRAY_FDR_BUFFER_EXTENTS:
             TKF_CHECK(v >= 2, "BufferExtents in v%u", v);
             break;
-        case TK_FDR_NEW_BUFFER:
+        case TK_XRAY_FDR_NEW_BUFFER:
             blocks++;
             break;
         default:

@@ -109,7 +109,7 @@ static int name_is(const tk_cacheray_record *rec, const char *type)
 long rec_find_add(const tu_recs *r, const char *type, int nth)
 {
     for (size_t i = 0; i < r->n; i++)
-        if (r->v[i].type == TK_CR_RTTA_ADD && name_is(&r->v[i], type) && nth-- == 0)
+        if (r->v[i].type == TK_CACHERAY_RTTA_ADD && name_is(&r->v[i], type) && nth-- == 0)
             return (long)i;
     return -1;
 }
@@ -117,7 +117,7 @@ long rec_find_add(const tu_recs *r, const char *type, int nth)
 long rec_find_remove(const tu_recs *r, uint64_t addr, size_t from)
 {
     for (size_t i = from; i < r->n; i++)
-        if (r->v[i].type == TK_CR_RTTA_REMOVE && r->v[i].addr == addr)
+        if (r->v[i].type == TK_CACHERAY_RTTA_REMOVE && r->v[i].addr == addr)
             return (long)i;
     return -1;
 }

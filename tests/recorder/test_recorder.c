@@ -13,7 +13,7 @@
  *   options  TRACEKIT_CACHERAY, CACHERAY_OPTIONS tracefile=/enabled=0/
  *            verbose=1/unknown keys, the default path, %p and fork
  *   tsan     tracekit-cc --tsan: same counts, atomics flagged and adjacent
- *   api      every call of cacheray_record.h, and tk_cr_flush before SIGKILL
+ *   api      every call of cacheray_record.h, and tk_cacheray_flush before SIGKILL
  *   build    no-op annotations without the runtime, separate compile and
  *            link, an uninstrumented and unsanitized runtime
  *
@@ -74,7 +74,7 @@ static void check_items_trace(const char *trace, int n)
     size_t inside = 0;
     for (size_t i = 0; i < r.n; i++) {
         const tk_cacheray_record *x = &r.v[i];
-        if (x->type > TK_CR_WRITE || x->addr < lo || x->addr >= hi)
+        if (x->type > TK_CACHERAY_WRITE || x->addr < lo || x->addr >= hi)
             continue;
         inside++;
         assert_true((long)i > add && (long)i < rm);
@@ -82,7 +82,7 @@ static void check_items_trace(const char *trace, int n)
         assert_int_equal(x->flags, 0);
         uint64_t off = x->addr - lo;
         assert_int_equal(x->size, off % 16 == 8 ? 8 : 4);
-        (x->type == TK_CR_WRITE ? w : rd)[off]++;
+        (x->type == TK_CACHERAY_WRITE ? w : rd)[off]++;
     }
     assert_int_equal(inside, 5u * (size_t)n);
     for (int e = 0; e < n; e++) {
@@ -139,26 +139,26 @@ static void test_false_sharing(void **state)
     uint64_t ta = 0, tb = 0;
     for (size_t i = 0; i < r.n; i++) {
         const tk_cacheray_record *x = &r.v[i];
-        if (x->type == TK_CR_WRITE && x->addr == a && !ta)
+        if (x->type == TK_CACHERAY_WRITE && x->addr == a && !ta)
             ta = x->thread;
-        if (x->type == TK_CR_WRITE && x->addr == b && !tb)
+        if (x->type == TK_CACHERAY_WRITE && x->addr == b && !tb)
             tb = x->thread;
     }
     assert_true(ta != 0 && tb != 0);
     assert_true(ta != tb && ta != main_tid && tb != main_tid);
     /* Each worker: zeroes its counter, then ITERS increments (R + W). */
-    rec_filter f = {.type = TK_CR_WRITE, .lo = a, .hi = a + 8, .size = 8, .thread = ta};
+    rec_filter f = {.type = TK_CACHERAY_WRITE, .lo = a, .hi = a + 8, .size = 8, .thread = ta};
     assert_int_equal(rec_count(&r, f), ITERS + 1);
-    f.type = TK_CR_READ;
+    f.type = TK_CACHERAY_READ;
     assert_int_equal(rec_count(&r, f), ITERS);
     f.lo = b, f.hi = b + 8, f.thread = tb;
     assert_int_equal(rec_count(&r, f), ITERS);
-    f.type = TK_CR_WRITE;
+    f.type = TK_CACHERAY_WRITE;
     assert_int_equal(rec_count(&r, f), ITERS + 1);
     /* Nobody touches the other thread's counter. */
-    f = (rec_filter){.type = TK_CR_WRITE, .lo = a, .hi = a + 16};
+    f = (rec_filter){.type = TK_CACHERAY_WRITE, .lo = a, .hi = a + 16};
     assert_int_equal(rec_count(&r, f), 2 * (ITERS + 1));
-    f.type = TK_CR_READ;
+    f.type = TK_CACHERAY_READ;
     assert_int_equal(rec_count(&r, f), 2 * ITERS + 2);
     /* main reads each counter once, after joining: program order across
      * threads puts those reads after every worker record. */
@@ -167,7 +167,7 @@ static void test_false_sharing(void **state)
     size_t first_worker = r.n, last_worker = 0, printed = r.n;
     for (size_t i = 0; i < r.n; i++) {
         const tk_cacheray_record *x = &r.v[i];
-        if (x->type > TK_CR_WRITE || x->addr < a || x->addr >= a + 16)
+        if (x->type > TK_CACHERAY_WRITE || x->addr < a || x->addr >= a + 16)
             continue;
         if (x->thread == main_tid) {
             if (printed == r.n)
@@ -219,7 +219,7 @@ static void test_stress(void **state)
                 break;
         assert_true(add >= 0);
         assert_int_equal(r.v[add].elemcount, ROUNDS);
-        rec_filter f = {.type = TK_CR_WRITE, .lo = ptr, .hi = ptr + 4 * ROUNDS, .size = 4};
+        rec_filter f = {.type = TK_CACHERAY_WRITE, .lo = ptr, .hi = ptr + 4 * ROUNDS, .size = 4};
         assert_int_equal(rec_count(&r, f), ROUNDS);
         f.thread = tids[t];
         assert_int_equal(rec_count(&r, f), ROUNDS);
@@ -229,11 +229,11 @@ static void test_stress(void **state)
      * realloc add a block; three frees and the realloc remove one. */
     size_t adds = 0, removes = 0, calloc_shaped = 0;
     for (size_t i = 0; i < r.n; i++) {
-        if (r.v[i].type == TK_CR_RTTA_ADD) {
+        if (r.v[i].type == TK_CACHERAY_RTTA_ADD) {
             adds++;
             calloc_shaped += r.v[i].elemsize == 8 && r.v[i].elemcount == 4;
         }
-        removes += r.v[i].type == TK_CR_RTTA_REMOVE;
+        removes += r.v[i].type == TK_CACHERAY_RTTA_REMOVE;
     }
     assert_true(adds >= (size_t)THREADS * ROUNDS * 4);
     assert_true(removes >= (size_t)THREADS * ROUNDS * 4);
@@ -272,7 +272,7 @@ static void test_crash(void **state)
         uint64_t next = lo;
         for (size_t i = (size_t)add + 1; i < r.n; i++) {
             const tk_cacheray_record *x = &r.v[i];
-            if (x->type == TK_CR_WRITE && x->addr >= lo && x->addr < lo + 4 * N) {
+            if (x->type == TK_CACHERAY_WRITE && x->addr >= lo && x->addr < lo + 4 * N) {
                 assert_int_equal(x->addr, next);
                 assert_int_equal(x->size, 4);
                 next += 4;
@@ -303,7 +303,7 @@ static void assert_items_trace(const char *name)
     long add = rec_find_add(&r, "struct item", 0);
     assert_true(add >= 0);
     assert_int_equal(r.v[add].elemcount, 50);
-    rec_filter f = {.type = TK_CR_WRITE, .lo = r.v[add].addr,
+    rec_filter f = {.type = TK_CACHERAY_WRITE, .lo = r.v[add].addr,
                     .hi = r.v[add].addr + 16 * 50};
     assert_int_equal(rec_count(&r, f), 150);
     tu_recs_free(&r);
@@ -362,7 +362,7 @@ static size_t int_writes(const tu_recs *r, int nth, uint64_t tid)
     long add = rec_find_add(r, "int", nth);
     if (add < 0)
         return 0;
-    rec_filter f = {.type = TK_CR_WRITE, .lo = r->v[add].addr,
+    rec_filter f = {.type = TK_CACHERAY_WRITE, .lo = r->v[add].addr,
                     .hi = r->v[add].addr + 4ull * r->v[add].elemcount, .thread = tid};
     return rec_count(r, f);
 }
@@ -445,11 +445,11 @@ static void test_tsan_atomics(void **state)
     tu_recs r;
     uint64_t hits;
     atomics_run("--tsan -O1 -g", &r, &hits);
-    rec_filter f = {.type = TK_CR_READ, .lo = hits, .hi = hits + 8, .size = 8,
-                    .flags = TK_CR_ATOMIC};
+    rec_filter f = {.type = TK_CACHERAY_READ, .lo = hits, .hi = hits + 8, .size = 8,
+                    .flags = TK_CACHERAY_ATOMIC};
     /* 10000 fetch_adds (R then W) plus main's store and final load. */
     assert_int_equal(rec_count(&r, f), 10001);
-    f.type = TK_CR_WRITE;
+    f.type = TK_CACHERAY_WRITE;
     assert_int_equal(rec_count(&r, f), 10001);
     f.flags = 0;
     assert_int_equal(rec_count(&r, f), 0);
@@ -457,10 +457,10 @@ static void test_tsan_atomics(void **state)
     size_t pairs = 0;
     for (size_t i = 0; i + 1 < r.n; i++) {
         const tk_cacheray_record *x = &r.v[i], *y = &r.v[i + 1];
-        if (x->type != TK_CR_READ || x->addr != hits || !(x->flags & TK_CR_ATOMIC))
+        if (x->type != TK_CACHERAY_READ || x->addr != hits || !(x->flags & TK_CACHERAY_ATOMIC))
             continue;
-        if (y->type == TK_CR_WRITE && y->addr == hits && y->thread == x->thread &&
-            (y->flags & TK_CR_ATOMIC))
+        if (y->type == TK_CACHERAY_WRITE && y->addr == hits && y->thread == x->thread &&
+            (y->flags & TK_CACHERAY_ATOMIC))
             pairs++;
     }
     assert_int_equal(pairs, 10000);
@@ -469,9 +469,9 @@ static void test_tsan_atomics(void **state)
     /* SanitizerCoverage does not report read-modify-write atomics: only
      * main's store and load (as plain accesses) are seen. */
     atomics_run("-O1 -g", &r, &hits);
-    f = (rec_filter){.type = TK_CR_WRITE, .lo = hits, .hi = hits + 8, .flags = -1};
+    f = (rec_filter){.type = TK_CACHERAY_WRITE, .lo = hits, .hi = hits + 8, .flags = -1};
     assert_int_equal(rec_count(&r, f), 1);
-    f.type = TK_CR_READ;
+    f.type = TK_CACHERAY_READ;
     assert_int_equal(rec_count(&r, f), 1);
     tu_recs_free(&r);
 }
@@ -499,7 +499,7 @@ static void test_api(void **state)
     (void)state;
     rec_build("api", PROGRAMS "api.c", "-O1 -g");
     const char *env[] = {"TRACEKIT_CACHERAY=api.trace", NULL};
-    /* SIGKILL: nothing but tk_cr_flush() wrote the trace. */
+    /* SIGKILL: nothing but tk_cacheray_flush() wrote the trace. */
     int st = rec_run("api", env, NULL);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     char *out = rec_text("api.out");
@@ -511,33 +511,33 @@ static void test_api(void **state)
     tu_recs r;
     rec_load("api.trace", &r);
 
-    /* TK_CR_ANNOTATE: the malloc's untyped ADD, then REMOVE + ADD adjacent. */
+    /* TK_CACHERAY_ANNOTATE: the malloc's untyped ADD, then REMOVE + ADD adjacent. */
     long i = -1;
     for (size_t k = 0; k < r.n && i < 0; k++)
-        if (r.v[k].type == TK_CR_RTTA_ADD && r.v[k].addr == d)
+        if (r.v[k].type == TK_CACHERAY_RTTA_ADD && r.v[k].addr == d)
             i = (long)k;
-    assert_rec(&r, i, TK_CR_RTTA_ADD, d, 80, 1, "void*");
-    assert_rec(&r, i + 1, TK_CR_RTTA_REMOVE, d, 0, 0, NULL);
-    assert_rec(&r, i + 2, TK_CR_RTTA_ADD, d, 8, 10, "double");
+    assert_rec(&r, i, TK_CACHERAY_RTTA_ADD, d, 80, 1, "void*");
+    assert_rec(&r, i + 1, TK_CACHERAY_RTTA_REMOVE, d, 0, 0, NULL);
+    assert_rec(&r, i + 2, TK_CACHERAY_RTTA_ADD, d, 8, 10, "double");
     /* d[3] and d[5] recorded, d[4] (written while paused) not. */
-    rec_filter f = {.type = TK_CR_WRITE, .lo = d, .hi = d + 80, .size = 8};
+    rec_filter f = {.type = TK_CACHERAY_WRITE, .lo = d, .hi = d + 80, .size = 8};
     assert_int_equal(rec_count(&r, f), 2);
     f.lo = d + 32, f.hi = d + 40;
     assert_int_equal(rec_count(&r, f), 0);
 
-    /* TK_CR_REGION_ADD / REMOVE around one write of table[2].y. */
+    /* TK_CACHERAY_REGION_ADD / REMOVE around one write of table[2].y. */
     long add = rec_find_add(&r, "struct row", 0);
-    assert_rec(&r, add, TK_CR_RTTA_ADD, table, 8, 4, "struct row");
-    assert_int_equal(r.v[add + 1].type, TK_CR_WRITE);
+    assert_rec(&r, add, TK_CACHERAY_RTTA_ADD, table, 8, 4, "struct row");
+    assert_int_equal(r.v[add + 1].type, TK_CACHERAY_WRITE);
     assert_int_equal(r.v[add + 1].addr, table + 20);
-    assert_rec(&r, add + 2, TK_CR_RTTA_REMOVE, table, 0, 0, NULL);
+    assert_rec(&r, add + 2, TK_CACHERAY_RTTA_REMOVE, table, 0, 0, NULL);
 
-    /* TK_CR_NEW then TK_CR_RESIZE: the type survives the move. */
+    /* TK_CACHERAY_NEW then TK_CACHERAY_RESIZE: the type survives the move. */
     add = rec_find_add(&r, "int", 0);
-    assert_rec(&r, add, TK_CR_RTTA_ADD, old, 4, 4, "int");
-    assert_rec(&r, add + 1, TK_CR_RTTA_REMOVE, old, 0, 0, NULL);
-    assert_rec(&r, add + 2, TK_CR_RTTA_ADD, v, 4, 100000, "int");
-    f = (rec_filter){.type = TK_CR_WRITE, .lo = v, .hi = v + 400000};
+    assert_rec(&r, add, TK_CACHERAY_RTTA_ADD, old, 4, 4, "int");
+    assert_rec(&r, add + 1, TK_CACHERAY_RTTA_REMOVE, old, 0, 0, NULL);
+    assert_rec(&r, add + 2, TK_CACHERAY_RTTA_ADD, v, 4, 100000, "int");
+    f = (rec_filter){.type = TK_CACHERAY_WRITE, .lo = v, .hi = v + 400000};
     assert_int_equal(rec_count(&r, f), 1);
     f.lo = v + 399996;
     assert_int_equal(rec_count(&r, f), 1);

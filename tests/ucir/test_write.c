@@ -83,11 +83,11 @@ static void test_every_op_every_arch(void **state)
         uint32_t reg_a, reg_b;
         const char *name_a, *name_b;
     } arches[] = {
-        {TK_UC_ARCH_X86, TK_UC_MODE_32, "x86", 30, 19, "esp", "eax"},
-        {TK_UC_ARCH_X86, TK_UC_MODE_64, "x86_64", 44, 106, "rsp", "r8"},
-        {TK_UC_ARCH_ARM, 0, "arm", 12, 66, "sp", "r0"},
-        {TK_UC_ARCH_ARM64, 0, "arm64", 4, 199, "sp", "x0"},
-        {TK_UC_ARCH_MIPS, TK_UC_MODE_32, "mips", 31, 6, "sp", "a0"},
+        {TK_UCIR_ARCH_X86, TK_UCIR_MODE_32, "x86", 30, 19, "esp", "eax"},
+        {TK_UCIR_ARCH_X86, TK_UCIR_MODE_64, "x86_64", 44, 106, "rsp", "r8"},
+        {TK_UCIR_ARCH_ARM, 0, "arm", 12, 66, "sp", "r0"},
+        {TK_UCIR_ARCH_ARM64, 0, "arm64", 4, 199, "sp", "x0"},
+        {TK_UCIR_ARCH_MIPS, TK_UCIR_MODE_32, "mips", 31, 6, "sp", "a0"},
     };
     for (size_t a = 0; a < sizeof arches / sizeof arches[0]; a++) {
         tk_ucir_op v[20];
@@ -223,7 +223,7 @@ static void test_round_trips(void **state)
     for (int round = 0; round < 30; round++) {
         tk_ucir_writer_options o = {(uint32_t)tu_rand_below(&seed, 50),
                                     tu_rand_below(&seed, 3) * 300, (int)tu_rand_below(&seed, 10)};
-        tk_ucir_header h = header(TK_UC_ARCH_ARM64, 0, "arm64");
+        tk_ucir_header h = header(TK_UCIR_ARCH_ARM64, 0, "arm64");
         h.os[20] = 'x'; /* bytes after the NUL are kept */
         wr x;
         wr_open(&x, &h, &o);

@@ -86,18 +86,18 @@ static void test_struct_test(void **state)
     assert_int_equal(s.endian, TK_ENDIAN_LITTLE);
     assert_int_equal(s.recs.n, 12);
     static const tk_cacheray_record want[12] = {
-        {TK_CR_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
-        {TK_CR_RTTA_ADD, 0, 0, 0x8b96d0, 0, 8, 1, 14, "struct.TdBasic"},
-        {TK_CR_RTTA_ADD, 0, 0, 0x8b96f0, 0, 56, 1, 11, "struct.Deep"},
-        {TK_CR_WRITE, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL},
-        {TK_CR_WRITE, 0, 8, 0x8b96b8, 0, 0, 0, 0, NULL},
-        {TK_CR_READ, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL},
-        {TK_CR_READ, 0, 8, 0x8b96b8, 0, 0, 0, 0, NULL},
-        {TK_CR_READ, 0, 8, 0x8b96c0, 0, 0, 0, 0, NULL},
-        {TK_CR_READ, 0, 4, 0x8b96d0, 0, 0, 0, 0, NULL},
-        {TK_CR_READ, 0, 4, 0x8b96d4, 0, 0, 0, 0, NULL},
-        {TK_CR_RTTA_REMOVE, 0, 0, 0x8b96b0, 0, 0, 0, 0, NULL},
-        {TK_CR_RTTA_REMOVE, 0, 0, 0x8b96d0, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
+        {TK_CACHERAY_RTTA_ADD, 0, 0, 0x8b96d0, 0, 8, 1, 14, "struct.TdBasic"},
+        {TK_CACHERAY_RTTA_ADD, 0, 0, 0x8b96f0, 0, 56, 1, 11, "struct.Deep"},
+        {TK_CACHERAY_WRITE, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_WRITE, 0, 8, 0x8b96b8, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_READ, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_READ, 0, 8, 0x8b96b8, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_READ, 0, 8, 0x8b96c0, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_READ, 0, 4, 0x8b96d0, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_READ, 0, 4, 0x8b96d4, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_RTTA_REMOVE, 0, 0, 0x8b96b0, 0, 0, 0, 0, NULL},
+        {TK_CACHERAY_RTTA_REMOVE, 0, 0, 0x8b96d0, 0, 0, 0, 0, NULL},
     };
     static const uint64_t offsets[12] = {0, 41, 84, 124, 142, 160, 178, 196, 214, 232, 250, 267};
     for (size_t i = 0; i < 12; i++) {
@@ -146,9 +146,9 @@ static void test_bubble_sort(void **state)
     tk_map_init(&lines, 1);
     for (size_t i = 0; i < s.recs.n; i++) {
         const tk_cacheray_record *r = &s.recs.v[i];
-        assert_true(r->type == TK_CR_READ || r->type == TK_CR_WRITE); /* no RTTA */
-        reads += r->type == TK_CR_READ;
-        writes += r->type == TK_CR_WRITE;
+        assert_true(r->type == TK_CACHERAY_READ || r->type == TK_CACHERAY_WRITE); /* no RTTA */
+        reads += r->type == TK_CACHERAY_READ;
+        writes += r->type == TK_CACHERAY_WRITE;
         assert_int_equal(r->size, 4);
         assert_int_equal(r->thread, 0);
         assert_int_equal(r->flags, 0);

@@ -26,19 +26,19 @@ static int teardown(void **state)
 
 static int access_(uint8_t size)
 {
-    tk_cacheray_record r = {TK_CR_READ, 0, size, 0x1234, 0, 0, 0, 0, NULL};
+    tk_cacheray_record r = {TK_CACHERAY_READ, 0, size, 0x1234, 0, 0, 0, 0, NULL};
     return tk_cacheray_check(chk, &r, 0x36, 3, w, 16);
 }
 
 static int add(uint64_t addr, uint32_t elemsize, uint32_t elemcount)
 {
-    tk_cacheray_record r = {TK_CR_RTTA_ADD, 0, 0, addr, 0, elemsize, elemcount, 1, "T"};
+    tk_cacheray_record r = {TK_CACHERAY_RTTA_ADD, 0, 0, addr, 0, elemsize, elemcount, 1, "T"};
     return tk_cacheray_check(chk, &r, 0x100, 9, w, 16);
 }
 
 static int rm(uint64_t addr)
 {
-    tk_cacheray_record r = {TK_CR_RTTA_REMOVE, 0, 0, addr, 0, 0, 0, 0, NULL};
+    tk_cacheray_record r = {TK_CACHERAY_RTTA_REMOVE, 0, 0, addr, 0, 0, 0, 0, NULL};
     return tk_cacheray_check(chk, &r, 0x200, 11, w, 16);
 }
 
@@ -56,10 +56,10 @@ static void test_zero_size(void **state)
     (void)state;
     assert_int_equal(access_(4), 0);
     assert_int_equal(access_(0), 1);
-    expect_warning(0, TK_CRW_ZERO_SIZE, "zero-size", "access of 0 bytes", 0x1234);
+    expect_warning(0, TK_CACHERAY_WARN_ZERO_SIZE, "zero-size", "access of 0 bytes", 0x1234);
     assert_int_equal(w[0].offset, 0x36);
     assert_int_equal(w[0].record, 3);
-    tk_cacheray_record wr = {TK_CR_WRITE, TK_CR_ATOMIC, 0, 9, 0, 0, 0, 0, NULL};
+    tk_cacheray_record wr = {TK_CACHERAY_WRITE, TK_CACHERAY_ATOMIC, 0, 9, 0, 0, 0, 0, NULL};
     assert_int_equal(tk_cacheray_check(chk, &wr, 0, 0, w, 16), 1);
     assert_int_equal(tk_cacheray_checker_live(chk), 0);
 }
@@ -68,14 +68,14 @@ static void test_remove_by_exact_start(void **state)
 {
     (void)state;
     assert_int_equal(rm(0x1000), 1);
-    expect_warning(0, TK_CRW_REMOVE_UNKNOWN, "remove-unknown",
+    expect_warning(0, TK_CACHERAY_WARN_REMOVE_UNKNOWN, "remove-unknown",
                    "rtta_remove with no live region starting there", 0x1000);
     assert_int_equal(w[0].offset, 0x200);
     assert_int_equal(w[0].record, 11);
     assert_int_equal(add(0x1000, 16, 4), 0); /* [0x1000, 0x1040) */
     assert_int_equal(tk_cacheray_checker_live(chk), 1);
     assert_int_equal(rm(0x1010), 1); /* inside, not the start */
-    assert_int_equal(w[0].kind, TK_CRW_REMOVE_UNKNOWN);
+    assert_int_equal(w[0].kind, TK_CACHERAY_WARN_REMOVE_UNKNOWN);
     assert_int_equal(rm(0x0fff), 1);
     assert_int_equal(tk_cacheray_checker_live(chk), 1);
     assert_int_equal(rm(0x1000), 0);
@@ -93,7 +93,7 @@ static void test_overlap_ends_regions(void **state)
     assert_int_equal(tk_cacheray_checker_live(chk), 4);
     /* [0x10f0, 0x2010) covers 0x1100 and reaches into 0x1000 and 0x2000 */
     assert_int_equal(add(0x10f0, 0xf20, 1), 3);
-    expect_warning(0, TK_CRW_OVERLAP, "overlap", "rtta_add overlaps a live region, which it ends",
+    expect_warning(0, TK_CACHERAY_WARN_OVERLAP, "overlap", "rtta_add overlaps a live region, which it ends",
                    0x10f0);
     assert_int_equal(w[0].other_addr, 0x1000);
     assert_int_equal(w[1].other_addr, 0x1100);
@@ -127,7 +127,7 @@ static void test_overlap_many_capped(void **state)
     (void)state;
     for (uint64_t i = 0; i < 5; i++)
         assert_int_equal(add(0x1000 + 0x100 * i, 0x10, 1), 0);
-    tk_cacheray_record big = {TK_CR_RTTA_ADD, 0, 0, 0x800, 0, 0x1000, 1, 0, NULL};
+    tk_cacheray_record big = {TK_CACHERAY_RTTA_ADD, 0, 0, 0x800, 0, 0x1000, 1, 0, NULL};
     tk_cacheray_warning two[2];
     memset(two, 0, sizeof two);
     /* all five counted, only `cap` written */
@@ -143,15 +143,15 @@ static void test_empty_region(void **state)
 {
     (void)state;
     assert_int_equal(add(0x1000, 0, 5), 1);
-    expect_warning(0, TK_CRW_EMPTY_REGION, "empty-region",
+    expect_warning(0, TK_CACHERAY_WARN_EMPTY_REGION, "empty-region",
                    "rtta_add of an empty region (elemsize or elemcount 0)", 0x1000);
     assert_int_equal(tk_cacheray_checker_live(chk), 1); /* still tracked */
     assert_int_equal(add(0x2000, 8, 0), 1);
-    assert_int_equal(w[0].kind, TK_CRW_EMPTY_REGION);
+    assert_int_equal(w[0].kind, TK_CACHERAY_WARN_EMPTY_REGION);
     /* an empty region at a live start overlaps it */
     assert_int_equal(add(0x1000, 0, 0), 2);
-    assert_int_equal(w[0].kind, TK_CRW_EMPTY_REGION);
-    assert_int_equal(w[1].kind, TK_CRW_OVERLAP);
+    assert_int_equal(w[0].kind, TK_CACHERAY_WARN_EMPTY_REGION);
+    assert_int_equal(w[1].kind, TK_CACHERAY_WARN_OVERLAP);
     assert_int_equal(w[1].other_addr, 0x1000);
     assert_int_equal(tk_cacheray_checker_live(chk), 2);
     assert_int_equal(rm(0x1000), 0);
@@ -162,12 +162,12 @@ static void test_region_wraps(void **state)
 {
     (void)state;
     assert_int_equal(add(0xffffffffffffff00ULL, 0x100, 2), 1);
-    expect_warning(0, TK_CRW_REGION_WRAPS, "region-wraps",
+    expect_warning(0, TK_CACHERAY_WARN_REGION_WRAPS, "region-wraps",
                    "rtta_add region runs past the end of the address space",
                    0xffffffffffffff00ULL);
     /* clamped to the end of the address space: a later region there overlaps */
     assert_int_equal(add(0xfffffffffffffff0ULL, 4, 1), 1);
-    assert_int_equal(w[0].kind, TK_CRW_OVERLAP);
+    assert_int_equal(w[0].kind, TK_CACHERAY_WARN_OVERLAP);
     assert_int_equal(w[0].other_addr, 0xffffffffffffff00ULL);
     /* the size is computed in 64 bits: 0xffffffff * 0xffffffff fits */
     assert_int_equal(add(0x1000, 0xffffffffu, 0xffffffffu), 0);
@@ -182,7 +182,7 @@ static void test_region_ends_at_top(void **state)
      * and its last byte is still part of it. */
     assert_int_equal(add(0xfffffffffffffff0ULL, 16, 1), 0);
     assert_int_equal(add(0xffffffffffffffffULL, 1, 1), 1);
-    assert_int_equal(w[0].kind, TK_CRW_OVERLAP);
+    assert_int_equal(w[0].kind, TK_CACHERAY_WARN_OVERLAP);
     assert_int_equal(w[0].other_addr, 0xfffffffffffffff0ULL);
     assert_int_equal(tk_cacheray_checker_live(chk), 1);
 }
@@ -194,13 +194,13 @@ static void test_warnings_beyond_cap(void **state)
     (void)state;
     for (uint64_t i = 0; i < 20; i++)
         assert_int_equal(add(0x10000 + 0x100 * i, 0x10, 1), 0);
-    tk_cacheray_record r = {TK_CR_RTTA_ADD, 0, 0, 0x10000, 0, 0x100, 20, 1, "T"};
+    tk_cacheray_record r = {TK_CACHERAY_RTTA_ADD, 0, 0, 0x10000, 0, 0x100, 20, 1, "T"};
     tk_cacheray_warning one[1];
     assert_int_equal(tk_cacheray_check(chk, &r, 0x200, 21, one, 1), 20);
     assert_int_equal(one[0].other_addr, 0x10000);
     const tk_cacheray_warning *all = tk_cacheray_checker_warnings(chk);
     for (int i = 0; i < 20; i++) {
-        assert_int_equal(all[i].kind, TK_CRW_OVERLAP);
+        assert_int_equal(all[i].kind, TK_CACHERAY_WARN_OVERLAP);
         assert_int_equal(all[i].other_addr, 0x10000 + 0x100 * (uint64_t)i);
         assert_int_equal(all[i].record, 21);
     }
@@ -227,22 +227,22 @@ static void model_drop(model *m, size_t i)
 static int model_check(model *m, const tk_cacheray_record *r, tk_cacheray_warning *out)
 {
     int k = 0;
-    if (r->type == TK_CR_RTTA_REMOVE) {
+    if (r->type == TK_CACHERAY_RTTA_REMOVE) {
         for (size_t i = 0; i < m->n; i++)
             if (m->start[i] == r->addr) {
                 model_drop(m, i);
                 return 0;
             }
-        out[k++].kind = TK_CRW_REMOVE_UNKNOWN;
+        out[k++].kind = TK_CACHERAY_WARN_REMOVE_UNKNOWN;
         return k;
     }
     uint64_t size = (uint64_t)r->elemsize * r->elemcount;
     uint64_t s = r->addr, e = s + size - 1;
     int empty = size == 0;
     if (empty)
-        out[k++].kind = TK_CRW_EMPTY_REGION;
+        out[k++].kind = TK_CACHERAY_WARN_EMPTY_REGION;
     else if (e < s) {
-        out[k++].kind = TK_CRW_REGION_WRAPS;
+        out[k++].kind = TK_CACHERAY_WARN_REGION_WRAPS;
         e = UINT64_MAX;
     }
     for (;;) { /* overlapped regions in ascending start order */
@@ -254,7 +254,7 @@ static int model_check(model *m, const tk_cacheray_record *r, tk_cacheray_warnin
                 best = i;
         if (best == SIZE_MAX)
             break;
-        out[k].kind = TK_CRW_OVERLAP;
+        out[k].kind = TK_CACHERAY_WARN_OVERLAP;
         out[k++].other_addr = m->start[best];
         model_drop(m, best);
     }
@@ -277,9 +277,9 @@ static void test_random_against_model(void **state)
         uint64_t base = near_top ? 0xfffffffffffff000ULL : 0x10000;
         r.addr = base + 8 * tu_rand_below(&rs, 500);
         if (tu_rand_below(&rs, 3) == 0) {
-            r.type = TK_CR_RTTA_REMOVE;
+            r.type = TK_CACHERAY_RTTA_REMOVE;
         } else {
-            r.type = TK_CR_RTTA_ADD;
+            r.type = TK_CACHERAY_RTTA_ADD;
             r.elemsize = (uint32_t)tu_rand_below(&rs, 24);
             r.elemcount = (uint32_t)tu_rand_below(&rs, 4);
         }
@@ -288,7 +288,7 @@ static void test_random_against_model(void **state)
         assert_int_equal(ng, nw);
         for (int k = 0; k < nw; k++) {
             assert_int_equal(got[k].kind, want[k].kind);
-            if (want[k].kind == TK_CRW_OVERLAP)
+            if (want[k].kind == TK_CACHERAY_WARN_OVERLAP)
                 assert_int_equal(got[k].other_addr, want[k].other_addr);
             assert_int_equal(got[k].record, (uint64_t)i);
         }

@@ -14,11 +14,11 @@ static int setup(void **state)
     (void)state;
     memset(&trace, 0, sizeof trace);
     for (uint64_t t = 0; t < 70; t++) { /* 70 reads, one per thread */
-        uint8_t flags = t == 5 ? TK_CR_ATOMIC : t == 6 ? TK_CR_UNALIGNED
-                      : t == 7 ? TK_CR_ATOMIC | TK_CR_UNALIGNED : 0;
-        tu_access(&trace, (uint8_t)(TK_CR_READ | flags), 0x1000 + 8 * t, 8, t);
+        uint8_t flags = t == 5 ? TK_CACHERAY_ATOMIC : t == 6 ? TK_CACHERAY_UNALIGNED
+                      : t == 7 ? TK_CACHERAY_ATOMIC | TK_CACHERAY_UNALIGNED : 0;
+        tu_access(&trace, (uint8_t)(TK_CACHERAY_READ | flags), 0x1000 + 8 * t, 8, t);
     }
-    tu_access(&trace, TK_CR_WRITE, 0xfffffffffffffffcULL, 8, 0); /* last byte wraps */
+    tu_access(&trace, TK_CACHERAY_WRITE, 0xfffffffffffffffcULL, 8, 0); /* last byte wraps */
     tu_add(&trace, 0x10000, 0, 16, 4, "T", 1);
     tu_add(&trace, 0x20000, 0, 16, 2, "T", 1);
     tu_add(&trace, 0x30000, 0, 8, 1, "U", 1);

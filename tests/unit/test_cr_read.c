@@ -11,18 +11,18 @@ enum { FROM_MEMORY, FROM_FILE, FROM_PIPE };
 /* ---- one of everything */
 
 static const tk_cacheray_record all_records[] = {
-    {TK_CR_READ, 0, 1, 0x0102030405060708ULL, 0x1112131415161718ULL, 0, 0, 0, NULL},
-    {TK_CR_READ, TK_CR_ATOMIC, 2, 0x7ffea8b2a640ULL, 0, 0, 0, 0, NULL},
-    {TK_CR_READ, TK_CR_UNALIGNED, 4, 0x7ffea8b2a641ULL, 1, 0, 0, 0, NULL},
-    {TK_CR_READ, TK_CR_ATOMIC | TK_CR_UNALIGNED, 8, 0x10, 2, 0, 0, 0, NULL},
-    {TK_CR_WRITE, 0, 16, 0x8b96b0, 3, 0, 0, 0, NULL},
-    {TK_CR_WRITE, TK_CR_ATOMIC, 8, 0x8b96b8, 4, 0, 0, 0, NULL},
-    {TK_CR_WRITE, TK_CR_UNALIGNED, 2, 0x8b96b9, 5, 0, 0, 0, NULL},
-    {TK_CR_WRITE, TK_CR_ATOMIC | TK_CR_UNALIGNED, 255, UINT64_MAX, UINT64_MAX, 0, 0, 0, NULL},
-    {TK_CR_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
-    {TK_CR_RTTA_ADD, 0, 0, 0xfffffffffffffff0ULL, 7, 0xFFFFFFFFu, 0x01020304u, 0, ""},
-    {TK_CR_RTTA_REMOVE, 0, 0, 0x8b96b0, 0, 0, 0, 0, NULL},
-    {TK_CR_READ, 0, 0, 0, 0, 0, 0, 0, NULL},
+    {TK_CACHERAY_READ, 0, 1, 0x0102030405060708ULL, 0x1112131415161718ULL, 0, 0, 0, NULL},
+    {TK_CACHERAY_READ, TK_CACHERAY_ATOMIC, 2, 0x7ffea8b2a640ULL, 0, 0, 0, 0, NULL},
+    {TK_CACHERAY_READ, TK_CACHERAY_UNALIGNED, 4, 0x7ffea8b2a641ULL, 1, 0, 0, 0, NULL},
+    {TK_CACHERAY_READ, TK_CACHERAY_ATOMIC | TK_CACHERAY_UNALIGNED, 8, 0x10, 2, 0, 0, 0, NULL},
+    {TK_CACHERAY_WRITE, 0, 16, 0x8b96b0, 3, 0, 0, 0, NULL},
+    {TK_CACHERAY_WRITE, TK_CACHERAY_ATOMIC, 8, 0x8b96b8, 4, 0, 0, 0, NULL},
+    {TK_CACHERAY_WRITE, TK_CACHERAY_UNALIGNED, 2, 0x8b96b9, 5, 0, 0, 0, NULL},
+    {TK_CACHERAY_WRITE, TK_CACHERAY_ATOMIC | TK_CACHERAY_UNALIGNED, 255, UINT64_MAX, UINT64_MAX, 0, 0, 0, NULL},
+    {TK_CACHERAY_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
+    {TK_CACHERAY_RTTA_ADD, 0, 0, 0xfffffffffffffff0ULL, 7, 0xFFFFFFFFu, 0x01020304u, 0, ""},
+    {TK_CACHERAY_RTTA_REMOVE, 0, 0, 0x8b96b0, 0, 0, 0, 0, NULL},
+    {TK_CACHERAY_READ, 0, 0, 0, 0, 0, 0, 0, NULL},
 };
 #define NALL (sizeof all_records / sizeof all_records[0])
 static const uint64_t all_offsets[NALL + 1] = {0,   18,  36,  54,  72,  90, 108,
@@ -32,9 +32,9 @@ static void build(tu_buf *b, const tk_cacheray_record *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const tk_cacheray_record *r = &v[i];
-        if (r->type <= TK_CR_WRITE)
+        if (r->type <= TK_CACHERAY_WRITE)
             tu_access(b, (uint8_t)(r->type | r->flags), r->addr, r->size, r->thread);
-        else if (r->type == TK_CR_RTTA_ADD)
+        else if (r->type == TK_CACHERAY_RTTA_ADD)
             tu_add(b, r->addr, r->thread, r->elemsize, r->elemcount, r->type_name,
                    r->typename_len);
         else
@@ -62,11 +62,11 @@ static void check_all(tk_endian e)
         assert_int_equal(tk_cacheray_reader_offset(r), all_offsets[i]);
         assert_int_equal(tk_cacheray_reader_index(r), i);
         assert_int_equal(tk_cacheray_reader_tell(r), all_offsets[i + 1]);
-        if (rec.type == TK_CR_RTTA_ADD) /* zero copy: points into the input */
+        if (rec.type == TK_CACHERAY_RTTA_ADD) /* zero copy: points into the input */
             assert_ptr_equal(rec.type_name, b.p + all_offsets[i] + 29);
         else
             assert_int_equal(rec.typename_len, 0);
-        if (rec.type != TK_CR_READ && rec.type != TK_CR_WRITE)
+        if (rec.type != TK_CACHERAY_READ && rec.type != TK_CACHERAY_WRITE)
             assert_int_equal(rec.size, 0);
     }
     assert_int_equal(tk_cacheray_next(r, &rec, &err), 0);
@@ -104,8 +104,8 @@ static void test_notes_bytes(void **state)
     assert_int_equal(tu_read_mem(bytes, sizeof bytes, TK_ENDIAN_AUTO, &got, &err), 0);
     assert_int_equal(got.n, 2);
     tk_cacheray_record want[2] = {
-        {TK_CR_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
-        {TK_CR_WRITE, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL}};
+        {TK_CACHERAY_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
+        {TK_CACHERAY_WRITE, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL}};
     tu_assert_rec_equal(&want[0], &got.v[0]);
     tu_assert_rec_equal(&want[1], &got.v[1]);
     assert_int_equal(got.offset[1], 41);
@@ -157,7 +157,7 @@ static void expect_error(int kind, const uint8_t *d, size_t n, tk_endian e, uint
 /* Two good records (an access and an RTTA_ADD: 18 + 33 bytes) first. */
 static void prefix(tu_buf *b)
 {
-    tu_access(b, TK_CR_READ, 0x1000, 4, 0);
+    tu_access(b, TK_CACHERAY_READ, 0x1000, 4, 0);
     tu_add(b, 0x2000, 0, 8, 2, "long", 4);
 }
 
@@ -212,15 +212,15 @@ static void expect_cut(int kind, int big, const uint8_t *tail, size_t n, const c
 static void check_truncated(int kind, int big)
 {
     uint8_t t[64] = {0};
-    t[0] = TK_CR_READ;
+    t[0] = TK_CACHERAY_READ;
     expect_cut(kind, big, t, 5, "truncated read record: needs 18 bytes, 5 left", 0);
-    t[0] = TK_CR_WRITE | TK_CR_ATOMIC;
+    t[0] = TK_CACHERAY_WRITE | TK_CACHERAY_ATOMIC;
     expect_cut(kind, big, t, 17, "truncated write record: needs 18 bytes, 17 left", 0);
-    t[0] = TK_CR_READ;
+    t[0] = TK_CACHERAY_READ;
     expect_cut(kind, big, t, 1, "truncated read record: needs 18 bytes, 1 left", 0);
-    t[0] = TK_CR_RTTA_REMOVE;
+    t[0] = TK_CACHERAY_RTTA_REMOVE;
     expect_cut(kind, big, t, 16, "truncated rtta_remove record: needs 17 bytes, 16 left", 0);
-    t[0] = TK_CR_RTTA_ADD;
+    t[0] = TK_CACHERAY_RTTA_ADD;
     expect_cut(kind, big, t, 28, "truncated rtta_add record: needs 29 bytes, 28 left", 0);
     expect_cut(kind, big, t, 1, "truncated rtta_add record: needs 29 bytes, 1 left", 0);
 }
@@ -287,7 +287,7 @@ static void test_error_offset_far_into_pipe(void **state)
     tu_buf b = {0};
     for (uint64_t i = 0; i < N; i++)
         tu_access(&b, (uint8_t)(i & 1), 0x7ffe00000000ULL + 8 * i, 8, i % 3);
-    tu_put8(&b, TK_CR_WRITE);
+    tu_put8(&b, TK_CACHERAY_WRITE);
     tu_put64(&b, 1);
     expect_error(FROM_PIPE, b.p, b.len, TK_ENDIAN_AUTO, N, 18ULL * N, N,
                  "truncated write record: needs 18 bytes, 9 left");
@@ -316,15 +316,15 @@ static void test_long_names(void **state)
         name[i] = (char)('a' + i % 26);
     for (int big = 0; big < 2; big++) {
         tu_buf b = {.big = big};
-        tu_access(&b, TK_CR_READ, 0x1000, 4, 0);
+        tu_access(&b, TK_CACHERAY_READ, 0x1000, 4, 0);
         tu_add(&b, 0x2000, 1, 8, 3, name, LONG);
         tu_remove(&b, 0x2000, 1);
         tu_add(&b, 0x4000, 1, 8, 3, name, 300000);
         tk_cacheray_record want[4] = {
-            {TK_CR_READ, 0, 4, 0x1000, 0, 0, 0, 0, NULL},
-            {TK_CR_RTTA_ADD, 0, 0, 0x2000, 1, 8, 3, LONG, name},
-            {TK_CR_RTTA_REMOVE, 0, 0, 0x2000, 1, 0, 0, 0, NULL},
-            {TK_CR_RTTA_ADD, 0, 0, 0x4000, 1, 8, 3, 300000, name}};
+            {TK_CACHERAY_READ, 0, 4, 0x1000, 0, 0, 0, 0, NULL},
+            {TK_CACHERAY_RTTA_ADD, 0, 0, 0x2000, 1, 8, 3, LONG, name},
+            {TK_CACHERAY_RTTA_REMOVE, 0, 0, 0x2000, 1, 0, 0, 0, NULL},
+            {TK_CACHERAY_RTTA_ADD, 0, 0, 0x4000, 1, 8, 3, 300000, name}};
         for (int k = 0; k < 2; k++) {
             int kind = k ? FROM_PIPE : FROM_MEMORY;
             tk_error err;
@@ -433,10 +433,10 @@ static void test_detect_examples(void **state)
 static void test_type_names(void **state)
 {
     (void)state;
-    assert_string_equal(tk_cacheray_type_name(TK_CR_READ), "read");
-    assert_string_equal(tk_cacheray_type_name(TK_CR_WRITE), "write");
-    assert_string_equal(tk_cacheray_type_name(TK_CR_RTTA_ADD), "rtta_add");
-    assert_string_equal(tk_cacheray_type_name(TK_CR_RTTA_REMOVE), "rtta_remove");
+    assert_string_equal(tk_cacheray_type_name(TK_CACHERAY_READ), "read");
+    assert_string_equal(tk_cacheray_type_name(TK_CACHERAY_WRITE), "write");
+    assert_string_equal(tk_cacheray_type_name(TK_CACHERAY_RTTA_ADD), "rtta_add");
+    assert_string_equal(tk_cacheray_type_name(TK_CACHERAY_RTTA_REMOVE), "rtta_remove");
     assert_string_equal(tk_cacheray_type_name((tk_cacheray_type)9), "unknown");
 }
 

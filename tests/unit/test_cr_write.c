@@ -29,9 +29,9 @@ static void encode_by_hand(tu_buf *b, const tk_cacheray_record *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const tk_cacheray_record *r = &v[i];
-        if (r->type <= TK_CR_WRITE)
+        if (r->type <= TK_CACHERAY_WRITE)
             tu_access(b, (uint8_t)(r->type | r->flags), r->addr, r->size, r->thread);
-        else if (r->type == TK_CR_RTTA_ADD)
+        else if (r->type == TK_CACHERAY_RTTA_ADD)
             tu_add(b, r->addr, r->thread, r->elemsize, r->elemcount, r->type_name,
                    r->typename_len);
         else
@@ -78,7 +78,7 @@ static tk_cacheray_record *random_records(uint64_t seed, size_t n, char **pool)
             r->flags = (uint8_t)(tu_rand_below(&rs, 4) << 6);
             r->size = (uint8_t)tu_rand(&rs);
         } else if (k < 9) {
-            r->type = TK_CR_RTTA_ADD;
+            r->type = TK_CACHERAY_RTTA_ADD;
             r->elemsize = (uint32_t)tu_rand(&rs);
             r->elemcount = (uint32_t)tu_rand(&rs);
             r->typename_len = (uint32_t)(tu_rand_below(&rs, 150) == 0
@@ -86,7 +86,7 @@ static tk_cacheray_record *random_records(uint64_t seed, size_t n, char **pool)
                                              : tu_rand_below(&rs, 64));
             r->type_name = p + tu_rand_below(&rs, POOL - r->typename_len + 1);
         } else {
-            r->type = TK_CR_RTTA_REMOVE;
+            r->type = TK_CACHERAY_RTTA_REMOVE;
         }
     }
     *pool = p;
@@ -123,10 +123,10 @@ static void test_buffer_boundaries(void **state)
     size_t n = 0;
     const size_t lens[] = {WRITE_BUFFER - 29, WRITE_BUFFER - 28, WRITE_BUFFER, big, 0, 1};
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-        v[n++] = (tk_cacheray_record){TK_CR_READ, TK_CR_ATOMIC, 8, 0x1000 + i, 1, 0, 0, 0, NULL};
-        v[n++] = (tk_cacheray_record){TK_CR_RTTA_ADD, 0, 0, 0x2000 + i, 2, 4, 5,
+        v[n++] = (tk_cacheray_record){TK_CACHERAY_READ, TK_CACHERAY_ATOMIC, 8, 0x1000 + i, 1, 0, 0, 0, NULL};
+        v[n++] = (tk_cacheray_record){TK_CACHERAY_RTTA_ADD, 0, 0, 0x2000 + i, 2, 4, 5,
                                       (uint32_t)lens[i], name};
-        v[n++] = (tk_cacheray_record){TK_CR_RTTA_REMOVE, 0, 0, 0x2000 + i, 2, 0, 0, 0, NULL};
+        v[n++] = (tk_cacheray_record){TK_CACHERAY_RTTA_REMOVE, 0, 0, 0x2000 + i, 2, 0, 0, 0, NULL};
     }
     roundtrip(v, n, TK_ENDIAN_LITTLE);
     roundtrip(v, n, TK_ENDIAN_BIG);
@@ -138,9 +138,9 @@ static void test_encode(void **state)
 {
     (void)state;
     const tk_cacheray_record v[] = {
-        {TK_CR_WRITE, TK_CR_UNALIGNED, 4, 0x0102030405060708ULL, 0xa1a2a3a4a5a6a7a8ULL, 0, 0, 0, NULL},
-        {TK_CR_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
-        {TK_CR_RTTA_REMOVE, 0, 0, 0x8b96b0, 9, 0, 0, 0, NULL}};
+        {TK_CACHERAY_WRITE, TK_CACHERAY_UNALIGNED, 4, 0x0102030405060708ULL, 0xa1a2a3a4a5a6a7a8ULL, 0, 0, 0, NULL},
+        {TK_CACHERAY_RTTA_ADD, 0, 0, 0x8b96b0, 0, 24, 1, 12, "struct.Basic"},
+        {TK_CACHERAY_RTTA_REMOVE, 0, 0, 0x8b96b0, 9, 0, 0, 0, NULL}};
     const size_t sizes[] = {18, 41, 17};
     for (int big = 0; big < 2; big++) {
         for (size_t i = 0; i < 3; i++) {
@@ -157,7 +157,7 @@ static void test_encode(void **state)
     /* the notes' byte example */
     uint8_t buf[64];
     static const uint8_t write_le[18] = {0x01, 0xb0, 0x96, 0x8b, 0, 0, 0, 0, 0, 0x04};
-    tk_cacheray_record w = {TK_CR_WRITE, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL};
+    tk_cacheray_record w = {TK_CACHERAY_WRITE, 0, 4, 0x8b96b0, 0, 0, 0, 0, NULL};
     assert_int_equal(tk_cacheray_encode(&w, TK_ENDIAN_LITTLE, buf), 18);
     assert_memory_equal(buf, write_le, 18);
 }
@@ -231,17 +231,17 @@ static void expect_reject(const tk_cacheray_record *rec, const char *msg)
 static void test_rejects(void **state)
 {
     (void)state;
-    tk_cacheray_record r = {TK_CR_RTTA_ADD, TK_CR_ATOMIC, 0, 1, 0, 1, 1, 1, "x"};
+    tk_cacheray_record r = {TK_CACHERAY_RTTA_ADD, TK_CACHERAY_ATOMIC, 0, 1, 0, 1, 1, 1, "x"};
     expect_reject(&r, "flag bits 0x40 are not allowed on a rtta_add record");
-    r.flags = TK_CR_UNALIGNED | TK_CR_ATOMIC;
+    r.flags = TK_CACHERAY_UNALIGNED | TK_CACHERAY_ATOMIC;
     expect_reject(&r, "flag bits 0xc0 are not allowed on a rtta_add record");
-    r = (tk_cacheray_record){TK_CR_RTTA_REMOVE, TK_CR_UNALIGNED, 0, 1, 0, 0, 0, 0, NULL};
+    r = (tk_cacheray_record){TK_CACHERAY_RTTA_REMOVE, TK_CACHERAY_UNALIGNED, 0, 1, 0, 0, 0, 0, NULL};
     expect_reject(&r, "flag bits 0x80 are not allowed on a rtta_remove record");
-    r = (tk_cacheray_record){TK_CR_READ, 0x01, 4, 1, 0, 0, 0, 0, NULL};
+    r = (tk_cacheray_record){TK_CACHERAY_READ, 0x01, 4, 1, 0, 0, 0, 0, NULL};
     expect_reject(&r, "flag bits 0x01 are not allowed on a read record");
     r = (tk_cacheray_record){(tk_cacheray_type)7, 0, 4, 1, 0, 0, 0, 0, NULL};
     expect_reject(&r, "unknown cacheray record type 7");
-    r = (tk_cacheray_record){TK_CR_RTTA_ADD, 0, 0, 1, 0, 1, 1, 5, NULL};
+    r = (tk_cacheray_record){TK_CACHERAY_RTTA_ADD, 0, 0, 1, 0, 1, 1, 5, NULL};
     expect_reject(&r, "rtta_add record without its type name");
 
     tk_error err;
@@ -259,7 +259,7 @@ static void test_write_error(void **state)
         skip();
     tk_error err;
     tk_cacheray_writer *w = tk_cacheray_writer_new(full, TK_ENDIAN_LITTLE, &err);
-    tk_cacheray_record r = {TK_CR_READ, 0, 4, 0x1000, 0, 0, 0, 0, NULL};
+    tk_cacheray_record r = {TK_CACHERAY_READ, 0, 4, 0x1000, 0, 0, 0, 0, NULL};
     tk_status st = TK_OK;
     for (int i = 0; i < 20000 && st == TK_OK; i++)
         st = tk_cacheray_write(w, &r, &err);

@@ -27,7 +27,7 @@ static result scan(const uint8_t *d, size_t n, tk_endian e, tk_cacheray_checker 
     while ((res.rc = tk_cacheray_next(r, &rec, &res.err)) > 0) {
         assert_true(tk_cacheray_check(c, &rec, tk_cacheray_reader_offset(r),
                                       tk_cacheray_reader_index(r), w, 4) >= 0);
-        if (rec.type == TK_CR_RTTA_ADD && rec.typename_len) /* touch the name */
+        if (rec.type == TK_CACHERAY_RTTA_ADD && rec.typename_len) /* touch the name */
             assert_true(rec.type_name >= (const char *)d &&
                         rec.type_name + rec.typename_len <= (const char *)d + n);
         res.nrec++;
@@ -78,7 +78,7 @@ static void cuts(const uint8_t *data, size_t size, tk_endian e, const uint64_t *
                 assert_int_equal(res.rc, 0);
             } else { /* cut inside record k: reported at its start, or at the
                         * name length of an RTTA_ADD whose fixed part is whole */
-                int in_name = (data[b[k]] & 0x3f) == TK_CR_RTTA_ADD && len >= b[k] + 29;
+                int in_name = (data[b[k]] & 0x3f) == TK_CACHERAY_RTTA_ADD && len >= b[k] + 29;
                 assert_int_equal(res.rc, -1);
                 assert_int_equal(res.err.record, k);
                 assert_int_equal(res.err.offset, b[k] + (in_name ? 25 : 0));
@@ -97,7 +97,7 @@ static void flips(const uint8_t *data, size_t size, tk_endian e, const uint64_t 
         while (b[k + 1] <= i)
             k++;
         size_t at = i - b[k];
-        int is_add = (data[b[k]] & 0x3f) == TK_CR_RTTA_ADD;
+        int is_add = (data[b[k]] & 0x3f) == TK_CACHERAY_RTTA_ADD;
         for (int m = 0; m < 2; m++) {
             d[i] = m == 0 ? data[i] ^ 0xff : 0x04;
             if (d[i] == data[i])

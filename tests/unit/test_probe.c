@@ -170,17 +170,17 @@ static void test_cacheray_plausible(void **state)
     tu_buf b = {0};
     tk_error err;
     for (int i = 0; i < 3; i++)
-        tu_access(&b, TK_CR_READ, 0x7ffe1000 + 8 * (uint64_t)i, 8, 1);
-    tu_access(&b, TK_CR_WRITE, 0x7ffe2000, 0, 1); /* zero size: not real */
+        tu_access(&b, TK_CACHERAY_READ, 0x7ffe1000 + 8 * (uint64_t)i, 8, 1);
+    tu_access(&b, TK_CACHERAY_WRITE, 0x7ffe2000, 0, 1); /* zero size: not real */
     assert_string_equal(probe_mem(b.p, b.len, &err), "cacheray");
-    tu_access(&b, TK_CR_WRITE, 0, 4, 1); /* address 0: not real; 3 of 5 */
+    tu_access(&b, TK_CACHERAY_WRITE, 0, 4, 1); /* address 0: not real; 3 of 5 */
     assert_unrecognized(b.p, b.len);
     tu_buf_free(&b);
 
-    tu_access(&b, TK_CR_READ, 0x1234567890abcdefULL, 8, 1); /* not canonical */
+    tu_access(&b, TK_CACHERAY_READ, 0x1234567890abcdefULL, 8, 1); /* not canonical */
     assert_unrecognized(b.p, b.len);
     tu_buf_free(&b);
-    tu_access(&b, TK_CR_READ, 0x7ffe1000, 8, (uint64_t)1 << 40); /* thread id */
+    tu_access(&b, TK_CACHERAY_READ, 0x7ffe1000, 8, (uint64_t)1 << 40); /* thread id */
     assert_unrecognized(b.p, b.len);
     tu_buf_free(&b);
     tu_add(&b, 0x601000, 1, 16, 4, "struct\x01", 7); /* unprintable name */
@@ -192,7 +192,7 @@ static void test_cacheray_plausible(void **state)
     b.big = 1;
     tu_add(&b, 0x601000, 7, 16, 4, "struct.point", 12);
     tu_remove(&b, 0x601000, 7);
-    tu_access(&b, TK_CR_READ, 0x601008, 4, 7);
+    tu_access(&b, TK_CACHERAY_READ, 0x601008, 4, 7);
     assert_string_equal(probe_mem(b.p, b.len - 5, &err), "cacheray");
     uint64_t nwarn;
     assert_int_equal(validate_mem(b.p, b.len - 5, NULL, &nwarn, &err), TK_EMALFORMED);

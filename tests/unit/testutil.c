@@ -255,7 +255,7 @@ void tu_access(tu_buf *b, uint8_t tag, uint64_t addr, uint8_t size, uint64_t thr
 void tu_add(tu_buf *b, uint64_t addr, uint64_t thread, uint32_t elemsize,
             uint32_t elemcount, const char *name, uint32_t len)
 {
-    tu_put8(b, TK_CR_RTTA_ADD);
+    tu_put8(b, TK_CACHERAY_RTTA_ADD);
     tu_put64(b, addr);
     tu_put64(b, thread);
     tu_put32(b, elemsize);
@@ -266,7 +266,7 @@ void tu_add(tu_buf *b, uint64_t addr, uint64_t thread, uint32_t elemsize,
 
 void tu_remove(tu_buf *b, uint64_t addr, uint64_t thread)
 {
-    tu_put8(b, TK_CR_RTTA_REMOVE);
+    tu_put8(b, TK_CACHERAY_RTTA_REMOVE);
     tu_put64(b, addr);
     tu_put64(b, thread);
 }
@@ -316,7 +316,7 @@ static void recs_push(tu_recs *r, const tk_cacheray_record *rec, uint64_t off)
     }
     tk_cacheray_record *c = &r->v[r->n];
     *c = *rec;
-    if (rec->type == TK_CR_RTTA_ADD) {
+    if (rec->type == TK_CACHERAY_RTTA_ADD) {
         char *name = malloc(rec->typename_len + 1u);
         assert_non_null(name);
         if (rec->typename_len)
@@ -353,7 +353,7 @@ int tu_read_mem(const uint8_t *d, size_t n, tk_endian e, tu_recs *out, tk_error 
 void tu_recs_free(tu_recs *r)
 {
     for (size_t i = 0; i < r->n; i++)
-        if (r->v[i].type == TK_CR_RTTA_ADD)
+        if (r->v[i].type == TK_CACHERAY_RTTA_ADD)
             free((char *)r->v[i].type_name);
     free(r->v);
     free(r->offset);
@@ -366,9 +366,9 @@ void tu_assert_rec_equal(const tk_cacheray_record *want, const tk_cacheray_recor
     assert_int_equal(got->flags, want->flags);
     assert_int_equal(got->addr, want->addr);
     assert_int_equal(got->thread, want->thread);
-    if (want->type <= TK_CR_WRITE)
+    if (want->type <= TK_CACHERAY_WRITE)
         assert_int_equal(got->size, want->size);
-    if (want->type == TK_CR_RTTA_ADD) {
+    if (want->type == TK_CACHERAY_RTTA_ADD) {
         assert_int_equal(got->elemsize, want->elemsize);
         assert_int_equal(got->elemcount, want->elemcount);
         assert_int_equal(got->typename_len, want->typename_len);

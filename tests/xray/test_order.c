@@ -120,7 +120,7 @@ static void test_ring_from_memory(void **state)
     /* the raw view stays in file order */
     xr_raw raw = {0};
     assert_int_equal(xr_read_raw(b.p, b.len, &raw, &err), 0);
-    assert_int_equal(raw.v[1].kind, TK_FDR_NEW_BUFFER);
+    assert_int_equal(raw.v[1].kind, TK_XRAY_FDR_NEW_BUFFER);
     assert_int_equal(raw.v[1].tid, 1);
     assert_int_equal(raw.v[5].func_id, 13);
     xr_raw_free(&raw);

@@ -213,32 +213,32 @@ static void test_fdr_versions(void **state)
         xr_raw raw = {0};
         assert_int_equal(xr_read_raw(b.p, b.len, &raw, &err), 0);
         static const tk_xray_fdr_kind body[] = {
-            TK_FDR_FUNCTION, TK_FDR_FUNCTION, TK_FDR_CALL_ARG, TK_FDR_CALL_ARG,
-            TK_FDR_CUSTOM_EVENT, TK_FDR_FUNCTION, TK_FDR_TSC_WRAP, TK_FDR_FUNCTION,
-            TK_FDR_NEW_CPU, TK_FDR_FUNCTION, TK_FDR_FUNCTION, TK_FDR_FUNCTION,
-            TK_FDR_CALL_ARG};
+            TK_XRAY_FDR_FUNCTION, TK_XRAY_FDR_FUNCTION, TK_XRAY_FDR_CALL_ARG, TK_XRAY_FDR_CALL_ARG,
+            TK_XRAY_FDR_CUSTOM_EVENT, TK_XRAY_FDR_FUNCTION, TK_XRAY_FDR_TSC_WRAP, TK_XRAY_FDR_FUNCTION,
+            TK_XRAY_FDR_NEW_CPU, TK_XRAY_FDR_FUNCTION, TK_XRAY_FDR_FUNCTION, TK_XRAY_FDR_FUNCTION,
+            TK_XRAY_FDR_CALL_ARG};
         tk_xray_fdr_kind kinds[64];
         size_t k = 0;
         for (int blk = 0; blk < 2; blk++) {
             if (v >= 2)
-                kinds[k++] = TK_FDR_BUFFER_EXTENTS;
-            kinds[k++] = TK_FDR_NEW_BUFFER;
-            kinds[k++] = TK_FDR_WALLTIME;
+                kinds[k++] = TK_XRAY_FDR_BUFFER_EXTENTS;
+            kinds[k++] = TK_XRAY_FDR_NEW_BUFFER;
+            kinds[k++] = TK_XRAY_FDR_WALLTIME;
             if (v >= 3)
-                kinds[k++] = TK_FDR_PID;
-            kinds[k++] = TK_FDR_NEW_CPU;
+                kinds[k++] = TK_XRAY_FDR_PID;
+            kinds[k++] = TK_XRAY_FDR_NEW_CPU;
             if (blk == 0) {
                 for (size_t i = 0; i < sizeof body / sizeof body[0]; i++) {
                     kinds[k++] = body[i];
-                    if (v >= 5 && body[i] == TK_FDR_CUSTOM_EVENT)
-                        kinds[k++] = TK_FDR_TYPED_EVENT;
+                    if (v >= 5 && body[i] == TK_XRAY_FDR_CUSTOM_EVENT)
+                        kinds[k++] = TK_XRAY_FDR_TYPED_EVENT;
                 }
             } else {
-                kinds[k++] = TK_FDR_FUNCTION;
-                kinds[k++] = TK_FDR_FUNCTION;
+                kinds[k++] = TK_XRAY_FDR_FUNCTION;
+                kinds[k++] = TK_XRAY_FDR_FUNCTION;
             }
             if (v == 1)
-                kinds[k++] = TK_FDR_END_OF_BUFFER;
+                kinds[k++] = TK_XRAY_FDR_END_OF_BUFFER;
         }
         assert_int_equal(raw.n, k);
         for (size_t i = 0; i < k; i++)
@@ -260,9 +260,9 @@ static void test_fdr_versions(void **state)
         }
         for (size_t i = 0; i < raw.n; i++) {
             const tk_xray_fdr_record *x = &raw.v[i];
-            if (x->kind == TK_FDR_FUNCTION && x->func_id == 268435455 && x->action == 0)
+            if (x->kind == TK_XRAY_FDR_FUNCTION && x->func_id == 268435455 && x->action == 0)
                 assert_int_equal(x->delta, 0xFFFFFFFFu);
-            if (x->kind == TK_FDR_CUSTOM_EVENT) {
+            if (x->kind == TK_XRAY_FDR_CUSTOM_EVENT) {
                 assert_int_equal(x->size, 3);
                 assert_memory_equal(x->payload, "abc", 3);
                 if (v >= 5) {
@@ -272,14 +272,14 @@ static void test_fdr_versions(void **state)
                     assert_int_equal(x->cpu, v == 4 ? 4 : 0); /* v1–3 store none */
                 }
             }
-            if (x->kind == TK_FDR_TYPED_EVENT) {
+            if (x->kind == TK_XRAY_FDR_TYPED_EVENT) {
                 assert_int_equal(x->event_type, 77);
                 assert_int_equal(x->event_delta, 3);
                 assert_int_equal(x->size, 4);
             }
-            if (x->kind == TK_FDR_NEW_CPU && x->cpu == 2)
+            if (x->kind == TK_XRAY_FDR_NEW_CPU && x->cpu == 2)
                 assert_int_equal(x->tsc, 5000000000ULL);
-            if (x->kind == TK_FDR_TSC_WRAP)
+            if (x->kind == TK_XRAY_FDR_TSC_WRAP)
                 assert_int_equal(x->tsc, 0x100000005ULL);
         }
         tk_input *in = tk_input_from_memory(b.p, b.len, "m", &err);
@@ -1128,7 +1128,7 @@ static void test_sweep_fdr(void **state)
     tk_error err;
     assert_int_equal(xr_read_raw(b.p, b.len, &raw, &err), 0);
     for (size_t i = 1; i < raw.n; i++)
-        if (raw.v[i].kind == TK_FDR_BUFFER_EXTENTS)
+        if (raw.v[i].kind == TK_XRAY_FDR_BUFFER_EXTENTS)
             ends[1] = raw.v[i].offset;
     assert_true(ends[1] > 32);
     xr_raw_free(&raw);
@@ -1453,7 +1453,7 @@ static void test_real_fdr(void **state)
     for (size_t t = 0; t < nt; t++) {
         size_t blocks = 0;
         for (size_t i = 0; i < raw.n; i++)
-            blocks += raw.v[i].kind == TK_FDR_NEW_BUFFER && (uint32_t)raw.v[i].tid == ts[t].tid;
+            blocks += raw.v[i].kind == TK_XRAY_FDR_NEW_BUFFER && (uint32_t)raw.v[i].tid == ts[t].tid;
         if (ts[t].k)
             assert_true(blocks >= 4);
     }
@@ -1485,7 +1485,7 @@ static void test_real_fdr_typed(void **state)
     assert_int_equal(xr_read_raw(data, n, &raw, &err), 0);
     size_t cpus = 0;
     for (size_t i = 0; i < raw.n; i++)
-        cpus += raw.v[i].kind == TK_FDR_NEW_CPU;
+        cpus += raw.v[i].kind == TK_XRAY_FDR_NEW_CPU;
     xr_raw_free(&raw);
     free(data);
     const uint64_t all = 2 + 6 + 2 + 2 + 24 * 16 + 2 * 84 + 6 * 4 + 128;

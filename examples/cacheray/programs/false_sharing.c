@@ -1,7 +1,7 @@
 /* false_sharing.c — two threads, two counters, one cache line.
  *
  * `struct counters` holds two adjacent longs (a @0, b @8) and comes from
- * TK_CR_NEW: RTTA_ADD "struct counters", elemsize 16, elemcount 1. Each
+ * TK_CACHERAY_NEW: RTTA_ADD "struct counters", elemsize 16, elemcount 1. Each
  * thread zeroes its own counter, waits for the other, then increments it
  * `iters` times (20000 unless given as the first argument): the threads
  * never touch the same bytes, yet both hammer the same 64-byte line —
@@ -51,7 +51,7 @@ static void *work(void *arg)
 int main(int argc, char **argv)
 {
     long iters = argc > 1 ? atol(argv[1]) : 20000;
-    struct counters *c = TK_CR_NEW(struct counters, 1);
+    struct counters *c = TK_CACHERAY_NEW(struct counters, 1);
     if (!c)
         return 1;
     struct job ja = {&c->a, iters}, jb = {&c->b, iters};

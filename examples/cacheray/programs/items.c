@@ -1,7 +1,7 @@
 /* items.c — typed heap data whose access counts follow from the source.
  *
  * An array of n `struct item` (16 bytes: int key @0, int value @4,
- * double weight @8) comes from TK_CR_NEW, so the trace holds
+ * double weight @8) comes from TK_CACHERAY_NEW, so the trace holds
  *     RTTA_ADD "struct item", elemsize 16, elemcount n
  * then, inside that region and nowhere else in the program:
  *     fill():  n writes of 4 bytes to .key, n to .value, n of 8 bytes to .weight
@@ -45,7 +45,7 @@ __attribute__((noinline)) static long score(const struct item *v, int n)
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 1000;
-    struct item *v = TK_CR_NEW(struct item, n);
+    struct item *v = TK_CACHERAY_NEW(struct item, n);
     if (!v)
         return 1;
     fill(v, n);

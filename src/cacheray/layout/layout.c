@@ -23,9 +23,9 @@ typedef struct cr_chunk {
 #define CHUNK_FIRST ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)1 << 20)
 
-struct tk_cr_layouts {
+struct tk_cacheray_layouts {
     cr_chunk *chunks;
-    tk_cr_layout **layouts; /* in load order */
+    tk_cacheray_layout **layouts; /* in load order */
     unsigned char *kinds;   /* cr_kind per layout */
     size_t n, cap;
     tk_map tags[CR_NKINDS]; /* qualified tag name -> index + 1 */
@@ -40,7 +40,7 @@ const char *cr_kind_word(cr_kind kind)
 
 /* ------------------------------------------------------------- arena */
 
-static void *arena_alloc(tk_cr_layouts *l, size_t n)
+static void *arena_alloc(tk_cacheray_layouts *l, size_t n)
 {
     n = (n + 15) & ~(size_t)15;
     cr_chunk *c = l->chunks;
@@ -63,7 +63,7 @@ static void *arena_alloc(tk_cr_layouts *l, size_t n)
     return p;
 }
 
-static char *arena_concat(tk_cr_layouts *l, const char *a, size_t alen,
+static char *arena_concat(tk_cacheray_layouts *l, const char *a, size_t alen,
                           const char *b, size_t blen)
 {
     char *s = arena_alloc(l, alen + blen + 1);
@@ -85,13 +85,13 @@ void cr_fields_free(cr_fields *fv)
     memset(fv, 0, sizeof *fv);
 }
 
-int cr_fields_push(tk_cr_layouts *l, cr_fields *fv, const char *prefix,
+int cr_fields_push(tk_cacheray_layouts *l, cr_fields *fv, const char *prefix,
                    size_t plen, const char *name, uint64_t offset,
                    uint64_t size)
 {
     if (fv->n == fv->cap) {
         size_t cap = fv->cap ? fv->cap * 2 : 16;
-        tk_cr_field *v = realloc(fv->v, cap * sizeof *v);
+        tk_cacheray_field *v = realloc(fv->v, cap * sizeof *v);
         if (!v)
             return -1;
         fv->v = v;
@@ -100,13 +100,13 @@ int cr_fields_push(tk_cr_layouts *l, cr_fields *fv, const char *prefix,
     char *full = arena_concat(l, prefix, plen, name, strlen(name));
     if (!full)
         return -1;
-    fv->v[fv->n++] = (tk_cr_field){full, offset, size};
+    fv->v[fv->n++] = (tk_cacheray_field){full, offset, size};
     return 0;
 }
 
 /* Stable merge sort by offset (declaration order breaks ties, so a union's
  * members stay in source order). */
-static void sort_by_offset(tk_cr_field *v, tk_cr_field *tmp, size_t n)
+static void sort_by_offset(tk_cacheray_field *v, tk_cacheray_field *tmp, size_t n)
 {
     for (size_t width = 1; width < n; width *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * width) {
@@ -125,11 +125,11 @@ static void sort_by_offset(tk_cr_field *v, tk_cr_field *tmp, size_t n)
 }
 
 /* Sorted copy of fv in the arena, unknown sizes filled in. */
-static tk_cr_field *finish_fields(tk_cr_layouts *l, const cr_fields *fv,
+static tk_cacheray_field *finish_fields(tk_cacheray_layouts *l, const cr_fields *fv,
                                   uint64_t size)
 {
-    tk_cr_field *out = arena_alloc(l, (fv->n ? fv->n : 1) * sizeof *out);
-    tk_cr_field *tmp = malloc((fv->n ? fv->n : 1) * sizeof *tmp);
+    tk_cacheray_field *out = arena_alloc(l, (fv->n ? fv->n : 1) * sizeof *out);
+    tk_cacheray_field *tmp = malloc((fv->n ? fv->n : 1) * sizeof *tmp);
     if (!out || !tmp) {
         free(tmp);
         return NULL;
@@ -154,9 +154,9 @@ static tk_cr_field *finish_fields(tk_cr_layouts *l, const cr_fields *fv,
 
 /* ------------------------------------------------------------- table */
 
-tk_cr_layouts *cr_layouts_new(void)
+tk_cacheray_layouts *cr_layouts_new(void)
 {
-    tk_cr_layouts *l = calloc(1, sizeof *l);
+    tk_cacheray_layouts *l = calloc(1, sizeof *l);
     if (!l)
         return NULL;
     for (int k = 0; k < CR_NKINDS; k++)
@@ -165,7 +165,7 @@ tk_cr_layouts *cr_layouts_new(void)
     return l;
 }
 
-void tk_cr_layouts_free(tk_cr_layouts *l)
+void tk_cacheray_layouts_free(tk_cacheray_layouts *l)
 {
     if (!l)
         return;
@@ -199,18 +199,18 @@ static int map_claim(tk_map *m, const char *key, size_t len, size_t index)
     return 0;
 }
 
-long cr_find_tag(const tk_cr_layouts *l, cr_kind kind, const char *name,
+long cr_find_tag(const tk_cacheray_layouts *l, cr_kind kind, const char *name,
                  size_t len)
 {
     return (long)cr_map_get(&l->tags[kind], name, len) - 1;
 }
 
-long cr_add_layout(tk_cr_layouts *l, cr_kind kind, const char *name,
+long cr_add_layout(tk_cacheray_layouts *l, cr_kind kind, const char *name,
                    size_t len, uint64_t size, cr_fields *fv)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
-        tk_cr_layout **v = realloc(l->layouts, cap * sizeof *v);
+        tk_cacheray_layout **v = realloc(l->layouts, cap * sizeof *v);
         if (!v)
             return -1;
         l->layouts = v;
@@ -223,15 +223,15 @@ long cr_add_layout(tk_cr_layouts *l, cr_kind kind, const char *name,
     const char *word = cr_kind_word(kind);
     size_t wlen = strlen(word);
     char *full = arena_alloc(l, wlen + 1 + len + 1);
-    tk_cr_layout *lay = arena_alloc(l, sizeof *lay);
-    tk_cr_field *fields = finish_fields(l, fv, size);
+    tk_cacheray_layout *lay = arena_alloc(l, sizeof *lay);
+    tk_cacheray_field *fields = finish_fields(l, fv, size);
     if (!full || !lay || !fields)
         return -1;
     memcpy(full, word, wlen);
     full[wlen] = ' ';
     memcpy(full + wlen + 1, name, len);
     full[wlen + 1 + len] = '\0';
-    *lay = (tk_cr_layout){full, size, fv->n, fields};
+    *lay = (tk_cacheray_layout){full, size, fv->n, fields};
     fv->n = 0;
     size_t index = l->n;
     if (map_claim(&l->tags[kind], name, len, index) != 0 ||
@@ -243,7 +243,7 @@ long cr_add_layout(tk_cr_layouts *l, cr_kind kind, const char *name,
     return (long)index;
 }
 
-int cr_add_alias(tk_cr_layouts *l, const char *alias, size_t len,
+int cr_add_alias(tk_cacheray_layouts *l, const char *alias, size_t len,
                  size_t index)
 {
     return map_claim(&l->bare, alias, len, index);
@@ -256,7 +256,7 @@ static int is_json_space(unsigned char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-tk_cr_layouts *tk_cr_layouts_load(const char *path, tk_error *err)
+tk_cacheray_layouts *tk_cacheray_layouts_load(const char *path, tk_error *err)
 {
     if (!path) {
         tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
@@ -290,7 +290,7 @@ tk_cr_layouts *tk_cr_layouts_load(const char *path, tk_error *err)
     while (first < n && is_json_space(head[first]))
         first++;
 
-    tk_cr_layouts *l = cr_layouts_new();
+    tk_cacheray_layouts *l = cr_layouts_new();
     tk_status st;
     if (!l)
         st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD,
@@ -310,7 +310,7 @@ tk_cr_layouts *tk_cr_layouts_load(const char *path, tk_error *err)
                           path);
     close(fd);
     if (st != TK_OK) {
-        tk_cr_layouts_free(l);
+        tk_cacheray_layouts_free(l);
         return NULL;
     }
     return l;
@@ -328,12 +328,12 @@ static size_t strip_llvm_suffix(const char *s, size_t len)
     return i < len && i >= 2 && s[i - 1] == '.' ? i - 1 : len;
 }
 
-static const tk_cr_layout *by_index(const tk_cr_layouts *l, size_t v)
+static const tk_cacheray_layout *by_index(const tk_cacheray_layouts *l, size_t v)
 {
     return v ? l->layouts[v - 1] : NULL;
 }
 
-static const tk_cr_layout *find_kind(const tk_cr_layouts *l, cr_kind kind,
+static const tk_cacheray_layout *find_kind(const tk_cacheray_layouts *l, cr_kind kind,
                                      const char *name, size_t len)
 {
     size_t v = cr_map_get(&l->tags[kind], name, len);
@@ -351,7 +351,7 @@ static const tk_cr_layout *find_kind(const tk_cr_layouts *l, cr_kind kind,
     return NULL;
 }
 
-const tk_cr_layout *tk_cr_layouts_find(const tk_cr_layouts *l,
+const tk_cacheray_layout *tk_cacheray_layouts_find(const tk_cacheray_layouts *l,
                                        const char *name, size_t len)
 {
     if (!l || !name)
@@ -375,11 +375,11 @@ const tk_cr_layout *tk_cr_layouts_find(const tk_cr_layouts *l,
     return by_index(l, cr_map_get(&l->bare, name, len));
 }
 
-long tk_cr_layout_field_at(const tk_cr_layout *layout, uint64_t offset)
+long tk_cacheray_layout_field_at(const tk_cacheray_layout *layout, uint64_t offset)
 {
     if (!layout || offset >= layout->size)
         return -1;
-    const tk_cr_field *f = layout->fields;
+    const tk_cacheray_field *f = layout->fields;
     /* Fields starting at or before the byte: [0, lo). */
     size_t lo = 0, hi = layout->nfields;
     while (lo < hi) {

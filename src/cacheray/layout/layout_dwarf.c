@@ -27,7 +27,7 @@ typedef struct pending_typedef {
 } pending_typedef;
 
 typedef struct walker {
-    tk_cr_layouts *l;
+    tk_cacheray_layouts *l;
     int big_endian;  /* DWARF 2-4 bit offsets count from the MSB */
     int cplusplus;   /* the unit's names are qualified with scopes */
     tk_strbuf scope; /* "ns::Outer::" while inside C++ scopes */
@@ -375,7 +375,7 @@ static tk_status walk_units(walker *w, Dwarf *dw, const char *path,
     return TK_OK;
 }
 
-tk_status cr_load_dwarf(tk_cr_layouts *l, const char *path, tk_error *err)
+tk_status cr_load_dwarf(tk_cacheray_layouts *l, const char *path, tk_error *err)
 {
     Dwfl *dwfl = dwfl_begin(&offline_callbacks);
     if (!dwfl)

@@ -29,18 +29,18 @@ const char *cr_kind_word(cr_kind kind);
 #define CR_MAX_FIELDS ((size_t)1 << 20)
 
 typedef struct cr_fields {
-    tk_cr_field *v;
+    tk_cacheray_field *v;
     size_t n, cap;
 } cr_fields;
 
 void cr_fields_free(cr_fields *fv);
 /* Append prefix+name (copied into the table's arena). -1 when out of
  * memory. */
-int cr_fields_push(tk_cr_layouts *l, cr_fields *fv, const char *prefix,
+int cr_fields_push(tk_cacheray_layouts *l, cr_fields *fv, const char *prefix,
                    size_t plen, const char *name, uint64_t offset,
                    uint64_t size);
 
-tk_cr_layouts *cr_layouts_new(void);
+tk_cacheray_layouts *cr_layouts_new(void);
 
 /* The size_t stored under a string key of `m`, 0 when absent (never
  * creates the key). The table keeps index + 1 there. */
@@ -48,22 +48,22 @@ struct tk_map;
 size_t cr_map_get(const struct tk_map *m, const char *key, size_t len);
 
 /* Index of the layout with this kind and (qualified) tag name, or -1. */
-long cr_find_tag(const tk_cr_layouts *l, cr_kind kind, const char *name,
+long cr_find_tag(const tk_cacheray_layouts *l, cr_kind kind, const char *name,
                  size_t len);
 /* Add the layout "<kind> <name>" of `size` bytes from the fields in `fv`
  * (sorted by offset, stable; fv is emptied) and register its tag and bare
  * names. The caller has checked that the tag is new. Returns the index, or
  * -1 when out of memory. */
-long cr_add_layout(tk_cr_layouts *l, cr_kind kind, const char *name,
+long cr_add_layout(tk_cacheray_layouts *l, cr_kind kind, const char *name,
                    size_t len, uint64_t size, cr_fields *fv);
 /* Make the bare name `alias` (a typedef) find layout `index`, unless a tag
  * or an earlier typedef already owns that name. -1 when out of memory. */
-int cr_add_alias(tk_cr_layouts *l, const char *alias, size_t len,
+int cr_add_alias(tk_cacheray_layouts *l, const char *alias, size_t len,
                  size_t index);
 
 /* The two loaders: fill `l` from `path`, errors naming the file. */
-tk_status cr_load_dwarf(tk_cr_layouts *l, const char *path, tk_error *err);
-tk_status cr_load_json(tk_cr_layouts *l, const char *path, int fd,
+tk_status cr_load_dwarf(tk_cacheray_layouts *l, const char *path, tk_error *err);
+tk_status cr_load_json(tk_cacheray_layouts *l, const char *path, int fd,
                        tk_error *err);
 
 #endif

@@ -20,7 +20,7 @@
 #include "core/strbuf.h"
 
 typedef struct jctx {
-    tk_cr_layouts *l;
+    tk_cacheray_layouts *l;
     const char *path;
     tk_error *err;
     json_t *structs, *unions;   /* arrays, or NULL */
@@ -331,7 +331,7 @@ static int flatten(jctx *c, const json_t *t, int is_union, uint64_t base,
                 return st;
             int fits = c->fv.n > before;
             for (size_t k = before; k < c->fv.n && fits; k++) {
-                const tk_cr_field *f = &c->fv.v[k];
+                const tk_cacheray_field *f = &c->fv.v[k];
                 fits = size == CR_SIZE_UNKNOWN ||
                        (f->size != CR_SIZE_UNKNOWN &&
                         f->offset + f->size <= off + size);
@@ -353,7 +353,7 @@ static uint64_t layout_size(const jctx *c)
 {
     uint64_t end = 0, align = 1;
     for (size_t k = 0; k < c->fv.n; k++) {
-        const tk_cr_field *f = &c->fv.v[k];
+        const tk_cacheray_field *f = &c->fv.v[k];
         uint64_t e = f->offset +
                      (f->size == CR_SIZE_UNKNOWN ? 0 : f->size);
         if (e > end)
@@ -493,7 +493,7 @@ static tk_status load_root(jctx *c, const json_t *root)
     return st;
 }
 
-tk_status cr_load_json(tk_cr_layouts *l, const char *path, int fd,
+tk_status cr_load_json(tk_cacheray_layouts *l, const char *path, int fd,
                        tk_error *err)
 {
     json_error_t je;

@@ -33,7 +33,7 @@ tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
     s->cfg = *c;
     s->cfg.debug_info = NULL; /* not ours to keep */
     cs_threads_init(&s->threads);
-    if (c->debug_info && !(s->layouts = tk_cr_layouts_load(c->debug_info, err)))
+    if (c->debug_info && !(s->layouts = tk_cacheray_layouts_load(c->debug_info, err)))
         goto fail;
     s->l1_shift = (unsigned)__builtin_ctz(c->levels[0].line);
     s->count_pass = count_pass_for(s->layouts != NULL, c->nlevels == 1);
@@ -63,7 +63,7 @@ void tk_cachesim_free(tk_cachesim *s)
     cs_threads_free(&s->threads);
     cs_fs_free(&s->fs);
     cs_reuse_free(s->reuse);
-    tk_cr_layouts_free(s->layouts);
+    tk_cacheray_layouts_free(s->layouts);
     free(s);
 }
 
@@ -265,7 +265,7 @@ static void rtta_add(tk_cachesim *s, const tk_cacheray_record *rec)
 
 void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted)
 {
-    if (rec->type == TK_CR_RTTA_ADD) {
+    if (rec->type == TK_CACHERAY_RTTA_ADD) {
         s->tot.rtta_add += counted != 0;
         rtta_add(s, rec);
     } else {
@@ -276,8 +276,8 @@ void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted)
 
 tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec, tk_error *err)
 {
-    if (rec->type <= TK_CR_WRITE)
-        on_access(s, rec->addr, rec->size, rec->type == TK_CR_WRITE, rec->thread);
+    if (rec->type <= TK_CACHERAY_WRITE)
+        on_access(s, rec->addr, rec->size, rec->type == TK_CACHERAY_WRITE, rec->thread);
     else
         cs_rtta(s, rec, 1);
     return s->oom ? oom(err) : TK_OK;
@@ -293,11 +293,11 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
     const unsigned shift = s->lv[0].shift;
     const uint64_t line_bytes = (uint64_t)1 << shift;
     for (;;) {
-        size_t n = 0, nw = 0, nruns = 0, whole = (size_t)(end - p) / TK_CR_ACCESS_SIZE;
+        size_t n = 0, nw = 0, nruns = 0, whole = (size_t)(end - p) / TK_CACHERAY_ACCESS_SIZE;
         size_t lim = whole < CS_BATCH ? whole : CS_BATCH;
         uint64_t prev = UINT64_MAX; /* the last access's line, if it stayed in one */
         unsigned run_write = 0;
-        for (; n < lim && (p[0] & 0x3E) == 0; n++, p += TK_CR_ACCESS_SIZE) {
+        for (; n < lim && (p[0] & 0x3E) == 0; n++, p += TK_CACHERAY_ACCESS_SIZE) {
             unsigned write = p[0] & 1, size = p[9]; /* base tag 0 read, 1 write; flags ignored */
             uint64_t addr = tk_ld64(p + 1, big);
             b->write[n] = (uint8_t)write;
@@ -353,7 +353,7 @@ static tk_status slow_record(tk_cachesim *s, tk_cursor *c, tk_endian e, tk_error
         tk_input_advance(in, (size_t)(tk_cacheray_reader_tell(r) - tk_input_offset(in)));
     }
     tk_cacheray_reader_free(r);
-    if (st == TK_OK && tk_cursor_init(c, in, TK_CR_RTTA_ADD_FIXED, err) < 0)
+    if (st == TK_OK && tk_cursor_init(c, in, TK_CACHERAY_RTTA_ADD_FIXED, err) < 0)
         st = err->status;
     return st;
 }
@@ -367,7 +367,7 @@ tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_err
     int big = e == TK_ENDIAN_BIG;
     tk_cacheray_reader_free(r);
     tk_cursor c;
-    if (tk_cursor_init(&c, in, TK_CR_RTTA_ADD_FIXED, err) < 0)
+    if (tk_cursor_init(&c, in, TK_CACHERAY_RTTA_ADD_FIXED, err) < 0)
         return err->status;
     for (;;) {
         if (big)
@@ -376,13 +376,13 @@ tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_err
             run_accesses(s, &c, 0);
         if (s->oom)
             return oom(err);
-        if (tk_cursor_avail(&c) < TK_CR_RTTA_ADD_FIXED) { /* see a whole record */
-            int64_t n = tk_cursor_refill(&c, TK_CR_RTTA_ADD_FIXED, err);
+        if (tk_cursor_avail(&c) < TK_CACHERAY_RTTA_ADD_FIXED) { /* see a whole record */
+            int64_t n = tk_cursor_refill(&c, TK_CACHERAY_RTTA_ADD_FIXED, err);
             if (n < 0)
                 return err->status;
             if (n == 0)
                 return TK_OK;
-            if (n >= TK_CR_ACCESS_SIZE && (c.p[0] & 0x3E) == 0)
+            if (n >= TK_CACHERAY_ACCESS_SIZE && (c.p[0] & 0x3E) == 0)
                 continue;
         }
         tk_status st = slow_record(s, &c, e, err);

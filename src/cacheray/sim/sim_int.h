@@ -97,7 +97,7 @@ static inline const cs_region *cs_regions_find(cs_regions *g, uint64_t addr)
 /* ---- per-type and per-field counts (types.c) */
 typedef struct cs_type {
     tk_cachesim_type pub;    /* name, counts, regions, live ... */
-    const tk_cr_layout *layout;
+    const tk_cacheray_layout *layout;
     tk_cachesim_field *fields;
 } cs_type;
 
@@ -105,12 +105,12 @@ typedef struct cs_types {
     tk_map by_name;          /* name -> uint32 index */
     cs_type *v;
     size_t n, cap;
-    const tk_cr_layouts *layouts;
+    const tk_cacheray_layouts *layouts;
     size_t nlevels;
     uint32_t *touched;       /* scratch: fields touched by one access */
 } cs_types;
 
-int cs_types_init(cs_types *t, const tk_cr_layouts *layouts, size_t nlevels);
+int cs_types_init(cs_types *t, const tk_cacheray_layouts *layouts, size_t nlevels);
 void cs_types_free(cs_types *t);
 /* Index of the type named `name` (created on first use); -1 when out of
  * memory. Index 0 is "(untyped)". */
@@ -267,7 +267,7 @@ struct tk_cachesim {
     size_t nlevels;
     cs_level lv[TK_CACHESIM_MAX_LEVELS];
     tk_cachesim_totals tot;
-    tk_cr_layouts *layouts;
+    tk_cacheray_layouts *layouts;
     cs_regions *regions;
     cs_types types;
     cs_threads threads;
@@ -301,11 +301,11 @@ void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted);
 void cs_reuse_reset_counts(cs_reuse *r);
 
 /* sim_select.c: the simulation with the selection of `o` (report). */
-tk_status tk_cr_sim_run(tk_cachesim *s, tk_input *in, tk_endian e, const tk_options *o,
+tk_status tk_cacheray_sim_run(tk_cachesim *s, tk_input *in, tk_endian e, const tk_options *o,
                         tk_error *err);
 
 /* sim_report.c: `tracekit report` for Cacheray (commands.c). */
-tk_status tk_cr_sim_report(tk_input *in, const tk_options *o, tk_sink *out,
+tk_status tk_cacheray_sim_report(tk_input *in, const tk_options *o, tk_sink *out,
                            tk_error *err);
 
 #endif

@@ -329,13 +329,13 @@ tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *sink, const char *file, siz
 /* Lines of the false-sharing table in `tracekit report`. */
 #define REPORT_TOP 20
 
-tk_status tk_cr_sim_report(tk_input *in, const tk_options *o, tk_sink *out_sink,
+tk_status tk_cacheray_sim_report(tk_input *in, const tk_options *o, tk_sink *out_sink,
                            tk_error *err)
 {
     tk_cachesim_config cfg;
     tk_cachesim_config_init(&cfg);
     tk_cachesim_config_default(&cfg);
-    tk_cacheray_reader *probe = tk_cr_open(in, o, 0, err); /* honours --endian */
+    tk_cacheray_reader *probe = tk_cacheray_open(in, o, 0, err); /* honours --endian */
     if (!probe)
         return err->status;
     tk_endian e = tk_cacheray_reader_endian(probe);
@@ -343,7 +343,7 @@ tk_status tk_cr_sim_report(tk_input *in, const tk_options *o, tk_sink *out_sink,
     tk_cachesim *s = tk_cachesim_new(&cfg, err);
     if (!s)
         return err->status;
-    tk_status st = tk_cr_sim_run(s, in, e, o, err); /* with the selection */
+    tk_status st = tk_cacheray_sim_run(s, in, e, o, err); /* with the selection */
     if (st == TK_OK)
         st = tk_cachesim_write(s, out_sink, tk_input_name(in), REPORT_TOP,
                                TK_CACHESIM_TYPES_FIRST, err);

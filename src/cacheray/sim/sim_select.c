@@ -21,7 +21,7 @@ static tk_status oom(tk_error *err)
 static void push(tk_cachesim *s, feed *f, const tk_cacheray_record *rec)
 {
     cs_batch *b = &s->batch;
-    const unsigned shift = s->lv[0].shift, write = rec->type == TK_CR_WRITE, size = rec->size;
+    const unsigned shift = s->lv[0].shift, write = rec->type == TK_CACHERAY_WRITE, size = rec->size;
     const uint64_t addr = rec->addr, line_bytes = (uint64_t)1 << shift;
     size_t n = b->n;
     b->write[n] = (uint8_t)write;
@@ -70,7 +70,7 @@ static tk_status feed_all(tk_cachesim *s, tk_cacheray_reader *r, uint64_t warm, 
     s->warming = warm > 0;
     while ((rc = tk_cacheray_next(r, &rec, err)) > 0) {
         int selected = tk_cacheray_reader_selected(r);
-        if (rec.type <= TK_CR_WRITE) { /* accesses are never context */
+        if (rec.type <= TK_CACHERAY_WRITE) { /* accesses are never context */
             push(s, &f, &rec);
             if (s->batch.n == CS_BATCH)
                 flush(s, &f);
@@ -100,7 +100,7 @@ tk_status tk_cachesim_run_selected(tk_cachesim *s, tk_input *in, tk_endian endia
     tk_cacheray_reader *r = tk_cacheray_reader_new(in, endian, err);
     if (!r)
         return err->status;
-    tk_status st = tk_cacheray_reader_select(r, sel, TK_CR_SELECT_CONTEXT | TK_CR_SELECT_STOP,
+    tk_status st = tk_cacheray_reader_select(r, sel, TK_CACHERAY_SELECT_CONTEXT | TK_CACHERAY_SELECT_STOP,
                                              err);
     if (st == TK_OK)
         st = feed_all(s, r, warmup, err);
@@ -108,7 +108,7 @@ tk_status tk_cachesim_run_selected(tk_cachesim *s, tk_input *in, tk_endian endia
     return st;
 }
 
-tk_status tk_cr_sim_run(tk_cachesim *s, tk_input *in, tk_endian e, const tk_options *o,
+tk_status tk_cacheray_sim_run(tk_cachesim *s, tk_input *in, tk_endian e, const tk_options *o,
                         tk_error *err)
 {
     tk_selection *sel = tk_selection_new(o, err);

@@ -9,7 +9,7 @@
 
 #define UNTYPED "(untyped)"
 
-int cs_types_init(cs_types *t, const tk_cr_layouts *layouts, size_t nlevels)
+int cs_types_init(cs_types *t, const tk_cacheray_layouts *layouts, size_t nlevels)
 {
     memset(t, 0, sizeof *t);
     tk_map_init(&t->by_name, sizeof(uint32_t));
@@ -32,7 +32,7 @@ void cs_types_free(cs_types *t)
     memset(t, 0, sizeof *t);
 }
 
-static int attach_layout(cs_type *T, const tk_cr_layout *l)
+static int attach_layout(cs_type *T, const tk_cacheray_layout *l)
 {
     T->layout = l;
     T->pub.layout = l->name;
@@ -71,7 +71,7 @@ long cs_types_intern(cs_types *t, const char *name, size_t len)
     cs_type *T = &t->v[t->n];
     memset(T, 0, sizeof *T);
     T->pub.name = t->by_name.skeys[before];
-    const tk_cr_layout *l = t->layouts && t->n ? tk_cr_layouts_find(t->layouts, name, len) : NULL;
+    const tk_cacheray_layout *l = t->layouts && t->n ? tk_cacheray_layouts_find(t->layouts, name, len) : NULL;
     if (l && attach_layout(T, l) != 0)
         return -1;
     *idx = (uint32_t)t->n;
@@ -85,7 +85,7 @@ static void count_fields(cs_types *t, cs_type *T, uint64_t off, uint64_t stride,
 {
     size_t ntouched = 0;
     for (uint64_t left = size; left;) {
-        long f = tk_cr_layout_field_at(T->layout, off);
+        long f = tk_cacheray_layout_field_at(T->layout, off);
         uint64_t step = 1;
         if (f >= 0) {
             const tk_cachesim_field *F = &T->fields[f];
@@ -130,7 +130,7 @@ void cs_types_locate(tk_cachesim *s, uint64_t addr, uint32_t *type,
     *field = -1;
     if (r->stride) {
         *offset %= r->stride;
-        *field = (int32_t)tk_cr_layout_field_at(s->types.v[r->type].layout, *offset);
+        *field = (int32_t)tk_cacheray_layout_field_at(s->types.v[r->type].layout, *offset);
     } else if (r->elemsize) {
         *offset %= r->elemsize;
     }

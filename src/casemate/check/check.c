@@ -8,18 +8,18 @@
 
 #include "casemate/check/check_int.h"
 
-void tk_cm_check_options_init(tk_cm_check_options *o)
+void tk_casemate_check_options_init(tk_casemate_check_options *o)
 {
     memset(o, 0, sizeof *o);
 }
 
-tk_cm_checker *tk_cm_check_new(const tk_cm_check_options *o, tk_error *err)
+tk_casemate_checker *tk_casemate_check_new(const tk_casemate_check_options *o, tk_error *err)
 {
-    tk_cm_checker *c = calloc(1, sizeof *c);
+    tk_casemate_checker *c = calloc(1, sizeof *c);
     if (c && o)
         c->opt = *o;
     if (!c || cm_shadow_init(&c->sh) != 0 || cm_violation_alloc(c) != 0) {
-        tk_cm_check_free(c);
+        tk_casemate_check_free(c);
         tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
     }
@@ -27,7 +27,7 @@ tk_cm_checker *tk_cm_check_new(const tk_cm_check_options *o, tk_error *err)
     return c;
 }
 
-void tk_cm_check_free(tk_cm_checker *c)
+void tk_casemate_check_free(tk_casemate_checker *c)
 {
     if (!c)
         return;
@@ -42,14 +42,14 @@ void tk_cm_check_free(tk_cm_checker *c)
     free(c);
 }
 
-int cm_oom(tk_cm_checker *c)
+int cm_oom(tk_casemate_checker *c)
 {
     c->stopped = -1;
     tk_error_set(&c->error, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     return -1;
 }
 
-int cm_unsupported(tk_cm_checker *c, const char *fmt, ...)
+int cm_unsupported(tk_casemate_checker *c, const char *fmt, ...)
 {
     char msg[200];
     va_list ap;
@@ -62,7 +62,7 @@ int cm_unsupported(tk_cm_checker *c, const char *fmt, ...)
     return -1;
 }
 
-int cm_unclean_add(tk_cm_checker *c, uint64_t addr)
+int cm_unclean_add(tk_casemate_checker *c, uint64_t addr)
 {
     if (c->nunclean == c->unclean_cap) {
         size_t cap = c->unclean_cap ? 2 * c->unclean_cap : 16;
@@ -78,15 +78,15 @@ int cm_unclean_add(tk_cm_checker *c, uint64_t addr)
 
 /* ---------------------------------------------------------------- hints */
 
-static int hint(tk_cm_checker *c, const tk_casemate_record *rec)
+static int hint(tk_casemate_checker *c, const tk_casemate_record *rec)
 {
     uint64_t loc = rec->location;
     unsigned i;
     cm_page *p = cm_slot(c, loc, &i);
     switch (rec->hint) {
-    case TK_CM_SET_ROOT_LOCK: /* no checks, as casemate: a later hint replaces */
+    case TK_CASEMATE_SET_ROOT_LOCK: /* no checks, as casemate: a later hint replaces */
         return cm_map_put(&c->root_locks, loc, rec->value) ? cm_oom(c) : 0;
-    case TK_CM_SET_OWNER_ROOT:
+    case TK_CASEMATE_SET_OWNER_ROOT:
         /* the whole page goes to the root; casemate's loop ran from the
          * page's start to the next page boundary, empty for an aligned
          * address, so the hint checked nothing */
@@ -99,9 +99,9 @@ static int hint(tk_cm_checker *c, const tk_casemate_record *rec)
                                   (unsigned long long)p->pte[j].root);
             }
         return 0;
-    case TK_CM_RELEASE_TABLE:
+    case TK_CASEMATE_RELEASE_TABLE:
         return cm_release_table(c, loc);
-    case TK_CM_SET_PTE_THREAD_OWNER: {
+    case TK_CASEMATE_SET_PTE_THREAD_OWNER: {
         uint64_t v;
         cm_touch(c, loc);
         cm_relate(c, loc);
@@ -125,7 +125,7 @@ static int hint(tk_cm_checker *c, const tk_casemate_record *rec)
 
 /* ----------------------------------------------------------------- feed */
 
-int tk_cm_check_feed(tk_cm_checker *c, const tk_casemate_record *rec, tk_error *err)
+int tk_casemate_check_feed(tk_casemate_checker *c, const tk_casemate_record *rec, tk_error *err)
 {
     if (c->stopped) {
         if (c->stopped < 0 && err)
@@ -147,30 +147,30 @@ int tk_cm_check_feed(tk_cm_checker *c, const tk_casemate_record *rec, tk_error *
     }
     int rc = 0;
     switch (rec->kind) {
-    case TK_CM_MEM_WRITE:
-    case TK_CM_MEM_READ:
-    case TK_CM_MEM_INIT:
-    case TK_CM_MEM_FREE:
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_WRITE:
+    case TK_CASEMATE_MEM_READ:
+    case TK_CASEMATE_MEM_INIT:
+    case TK_CASEMATE_MEM_FREE:
+    case TK_CASEMATE_MEM_SET:
         rc = cm_step_mem(c, rec);
         break;
-    case TK_CM_SYSREG_WRITE:
-        if ((unsigned)rec->sysreg < TK_CM_SYSREG_COUNT)
+    case TK_CASEMATE_SYSREG_WRITE:
+        if ((unsigned)rec->sysreg < TK_CASEMATE_SYSREG_COUNT)
             rc = cm_step_sysreg(c, rec->sysreg, rec->value);
         break;
-    case TK_CM_BARRIER:
-        if (rec->barrier != TK_CM_ISB) /* ISB: not modelled, as casemate */
+    case TK_CASEMATE_BARRIER:
+        if (rec->barrier != TK_CASEMATE_ISB) /* ISB: not modelled, as casemate */
             rc = cm_step_dsb(c, rec->barrier);
         break;
-    case TK_CM_TLBI:
+    case TK_CASEMATE_TLBI:
         rc = cm_step_tlbi(c, rec);
         break;
-    case TK_CM_HINT:
+    case TK_CASEMATE_HINT:
         rc = hint(c, rec);
         break;
-    case TK_CM_LOCK:
-    case TK_CM_TRYLOCK:
-    case TK_CM_UNLOCK:
+    case TK_CASEMATE_LOCK:
+    case TK_CASEMATE_TRYLOCK:
+    case TK_CASEMATE_UNLOCK:
         rc = cm_step_lock(c, rec->kind, rec->address);
         break;
     default:
@@ -182,25 +182,25 @@ int tk_cm_check_feed(tk_cm_checker *c, const tk_casemate_record *rec, tk_error *
     return rc;
 }
 
-uint64_t tk_cm_check_events(const tk_cm_checker *c) { return c->events; }
+uint64_t tk_casemate_check_events(const tk_casemate_checker *c) { return c->events; }
 
 /* ------------------------------------------------------- queries, watch */
 
-int tk_cm_check_entry(const tk_cm_checker *c, uint64_t address, tk_cm_entry *out)
+int tk_casemate_check_entry(const tk_casemate_checker *c, uint64_t address, tk_casemate_entry *out)
 {
     return cm_entry_get(c, address, out);
 }
 
-tk_status tk_cm_check_watch(tk_cm_checker *c, uint64_t address, tk_error *err)
+tk_status tk_casemate_check_watch(tk_casemate_checker *c, uint64_t address, tk_error *err)
 {
     if (cm_map_put(&c->watch, address & ~(uint64_t)7, 1) != 0)
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     return TK_OK;
 }
 
-int tk_cm_check_touched(const tk_cm_checker *c) { return c->touched; }
+int tk_casemate_check_touched(const tk_casemate_checker *c) { return c->touched; }
 
-void tk_cm_check_get_stats(const tk_cm_checker *c, tk_cm_check_stats *s)
+void tk_casemate_check_get_stats(const tk_casemate_checker *c, tk_casemate_check_stats *s)
 {
     memset(s, 0, sizeof *s);
     s->events = c->events;
@@ -221,9 +221,9 @@ void tk_cm_check_get_stats(const tk_cm_checker *c, tk_cm_check_stats *s)
         for (unsigned j = 0; p->npte && j < CM_SLOTS; j++)
             if (p->flags[j] & CM_PTE) {
                 s->entries++;
-                s->valid += p->pte[j].state == TK_CM_STATE_VALID;
-                s->invalid_unclean += p->pte[j].state == TK_CM_STATE_INVALID_UNCLEAN;
-                s->invalid_clean += p->pte[j].state == TK_CM_STATE_INVALID_CLEAN;
+                s->valid += p->pte[j].state == TK_CASEMATE_STATE_VALID;
+                s->invalid_unclean += p->pte[j].state == TK_CASEMATE_STATE_INVALID_UNCLEAN;
+                s->invalid_clean += p->pte[j].state == TK_CASEMATE_STATE_INVALID_CLEAN;
             }
     }
     s->locks_held = c->locks.n;

@@ -119,7 +119,7 @@ typedef struct cm_root {
 
 typedef struct cm_thread {
     uint64_t tid;
-    uint64_t reg[TK_CM_SYSREG_COUNT];
+    uint64_t reg[TK_CASEMATE_SYSREG_COUNT];
     unsigned present;       /* bit per register */
     cm_root *cur[3];        /* [1] TTBR0_EL2, [2] VTTBR_EL2 */
     uint64_t dsbs;          /* DSBs so far: they give write authorisation back */
@@ -151,8 +151,8 @@ typedef enum cm_code {
     CM_CODE_COUNT
 } cm_code;
 
-struct tk_cm_checker {
-    tk_cm_check_options opt;
+struct tk_casemate_checker {
+    tk_casemate_check_options opt;
     cm_shadow sh;
     cm_map roots;           /* base -> cm_root * */
     cm_map ids[3];          /* [stage] id -> cm_root * (one space per stage) */
@@ -177,83 +177,83 @@ struct tk_cm_checker {
 
 /* pgtable.c: walks over the tree below a table (`n` entries from `table`,
  * the first mapping `ia` at `level`; marked entries know their level). */
-int cm_mark_table(tk_cm_checker *c, uint64_t root, unsigned stage, uint64_t table,
+int cm_mark_table(tk_casemate_checker *c, uint64_t root, unsigned stage, uint64_t table,
                   unsigned n, uint64_t ia, unsigned level);
-int cm_mark_root(tk_cm_checker *c, const cm_root *r);
+int cm_mark_root(tk_casemate_checker *c, const cm_root *r);
 /* 1 + violation `code` if an entry below is invalid-unclean. */
-int cm_check_clean(tk_cm_checker *c, uint64_t table, cm_code code, uint64_t parent);
-int cm_check_clean_root(tk_cm_checker *c, const cm_root *r, cm_code code);
-void cm_unmark_table(tk_cm_checker *c, uint64_t table);
-void cm_unmark_root(tk_cm_checker *c, const cm_root *r);
-int cm_freeze_table(tk_cm_checker *c, uint64_t table, uint64_t parent);
+int cm_check_clean(tk_casemate_checker *c, uint64_t table, cm_code code, uint64_t parent);
+int cm_check_clean_root(tk_casemate_checker *c, const cm_root *r, cm_code code);
+void cm_unmark_table(tk_casemate_checker *c, uint64_t table);
+void cm_unmark_root(tk_casemate_checker *c, const cm_root *r);
+int cm_freeze_table(tk_casemate_checker *c, uint64_t table, uint64_t parent);
 
 /* The slot of `addr` and its page (NULL when the page has no slots). */
-static inline cm_page *cm_slot(tk_cm_checker *c, uint64_t addr, unsigned *i)
+static inline cm_page *cm_slot(tk_casemate_checker *c, uint64_t addr, unsigned *i)
 {
     *i = CM_SLOT_OF(addr);
     return cm_page_find(&c->sh, addr);
 }
 
 /* check.c */
-int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release);
-int cm_oom(tk_cm_checker *c);
-int cm_unsupported(tk_cm_checker *c, const char *fmt, ...)
+int cm_write_slot(tk_casemate_checker *c, uint64_t addr, uint64_t val, int release);
+int cm_oom(tk_casemate_checker *c);
+int cm_unsupported(tk_casemate_checker *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-int cm_unclean_add(tk_cm_checker *c, uint64_t addr);
-static inline void cm_touch(tk_cm_checker *c, uint64_t addr)
+int cm_unclean_add(tk_casemate_checker *c, uint64_t addr);
+static inline void cm_touch(tk_casemate_checker *c, uint64_t addr)
 {
     if (c->watch.n && cm_map_find(&c->watch, addr & ~(uint64_t)7))
         c->touched = 1;
 }
-void cm_touch_range(tk_cm_checker *c, uint64_t a, uint64_t last);
+void cm_touch_range(tk_casemate_checker *c, uint64_t a, uint64_t last);
 
 /* mem.c: the memory events */
-int cm_step_mem(tk_cm_checker *c, const tk_casemate_record *rec);
+int cm_step_mem(tk_casemate_checker *c, const tk_casemate_record *rec);
 
 /* tlbi.c */
-int cm_step_dsb(tk_cm_checker *c, tk_casemate_barrier kind);
-int cm_step_tlbi(tk_cm_checker *c, const tk_casemate_record *rec);
+int cm_step_dsb(tk_casemate_checker *c, tk_casemate_barrier kind);
+int cm_step_tlbi(tk_casemate_checker *c, const tk_casemate_record *rec);
 
 /* locks.c */
-int cm_step_lock(tk_cm_checker *c, tk_casemate_kind kind, uint64_t addr);
+int cm_step_lock(tk_casemate_checker *c, tk_casemate_kind kind, uint64_t addr);
 /* Does the current thread hold what guards entry `e` (always with -R)? */
-int cm_locked_by_me(tk_cm_checker *c, const cm_pte *e);
+int cm_locked_by_me(tk_casemate_checker *c, const cm_pte *e);
 /* Ownership, lock and write-authorisation rules of a write to entry `e`. */
-int cm_check_write_auth(tk_cm_checker *c, uint64_t addr, const cm_pte *e, uint8_t state,
+int cm_check_write_auth(tk_casemate_checker *c, uint64_t addr, const cm_pte *e, uint8_t state,
                         uint64_t val, int release);
 /* May the holder of `l` still write plain? */
-int cm_lock_authorised(const tk_cm_checker *c, const cm_lock *l);
-void cm_locks_free(tk_cm_checker *c);
+int cm_lock_authorised(const tk_casemate_checker *c, const cm_lock *l);
+void cm_locks_free(tk_casemate_checker *c);
 
 /* roots.c */
-cm_thread *cm_thread_get(tk_cm_checker *c, uint64_t tid);
-int cm_step_sysreg(tk_cm_checker *c, tk_casemate_sysreg reg, uint64_t value);
-int cm_release_table(tk_cm_checker *c, uint64_t addr);
-cm_root *cm_root_find(tk_cm_checker *c, uint64_t base);
+cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid);
+int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t value);
+int cm_release_table(tk_casemate_checker *c, uint64_t addr);
+cm_root *cm_root_find(tk_casemate_checker *c, uint64_t base);
 /* The VMID of the current thread's VTTBR_EL2; 0 when it never wrote one. */
-int cm_current_vmid(tk_cm_checker *c, uint64_t *vmid);
-void cm_roots_free(tk_cm_checker *c);
+int cm_current_vmid(tk_casemate_checker *c, uint64_t *vmid);
+void cm_roots_free(tk_casemate_checker *c);
 /* Roots in registration order (malloc'd array, *n entries). */
-cm_root **cm_roots_sorted(const tk_cm_checker *c, size_t *n);
+cm_root **cm_roots_sorted(const tk_casemate_checker *c, size_t *n);
 
 /* violation.c */
 const char *cm_code_name(cm_code code);
 const char *cm_code_message(cm_code code);
 /* Note an entry the coming violation is about. */
-void cm_relate(tk_cm_checker *c, uint64_t addr);
+void cm_relate(tk_casemate_checker *c, uint64_t addr);
 /* Record the violation (with the related entries and the record being
  * fed) and return 1. `detail` is printf-style, may be NULL. */
-int cm_violate(tk_cm_checker *c, cm_code code, const char *detail, ...)
+int cm_violate(tk_casemate_checker *c, cm_code code, const char *detail, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-int cm_violation_alloc(tk_cm_checker *c);
-void cm_violation_free(tk_cm_checker *c);
+int cm_violation_alloc(tk_casemate_checker *c);
+void cm_violation_free(tk_casemate_checker *c);
 /* Fill `e` from the model (0: unknown location). */
-int cm_entry_get(const tk_cm_checker *c, uint64_t addr, tk_cm_entry *e);
+int cm_entry_get(const tk_casemate_checker *c, uint64_t addr, tk_casemate_entry *e);
 
 #endif

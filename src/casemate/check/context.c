@@ -8,13 +8,13 @@
 #include "casemate/check/check_int.h"
 #include "core/strbuf.h"
 
-const char *tk_cm_state_name(tk_cm_state s)
+const char *tk_casemate_state_name(tk_casemate_state s)
 {
     static const char *const n[] = {"-", "V", "IU", "I"};
     return (unsigned)s < 4 ? n[s] : "?";
 }
 
-const char *tk_cm_lis_name(tk_cm_lis l)
+const char *tk_casemate_lis_name(tk_casemate_lis l)
 {
     static const char *const n[] = {"unguarded", "dsbed", "dsb_tlbi_ipa", "dsb_tlbi_ipa_dsb",
                                     "dsb_tlbied"};
@@ -40,12 +40,12 @@ static void put_text(FILE *out, const char *s, size_t n)
     }
 }
 
-void tk_cm_check_print_record(const tk_casemate_record *rec, FILE *out)
+void tk_casemate_check_print_record(const tk_casemate_record *rec, FILE *out)
 {
-    size_t size = TK_CM_FORMAT_MAX + (rec->src_kind == TK_CM_SRC_STRING ? rec->src_len : 0) + 1;
+    size_t size = TK_CASEMATE_FORMAT_MAX + (rec->src_kind == TK_CASEMATE_SRC_STRING ? rec->src_len : 0) + 1;
     char *line = tk_casemate_record_problem(rec) ? NULL : malloc(size);
     if (line) {
-        size_t n = tk_casemate_format(rec, TK_CM_KEYWORD, line, size);
+        size_t n = tk_casemate_format(rec, TK_CASEMATE_KEYWORD, line, size);
         put_text(out, line, n < size ? n : size - 1);
         free(line);
     } else {
@@ -55,21 +55,21 @@ void tk_cm_check_print_record(const tk_casemate_record *rec, FILE *out)
     fputc('\n', out);
 }
 
-void tk_cm_check_print_entry(const tk_cm_entry *e, FILE *out)
+void tk_casemate_check_print_entry(const tk_casemate_entry *e, FILE *out)
 {
-    if (!e->initialised && e->state == TK_CM_STATE_NONE) {
+    if (!e->initialised && e->state == TK_CASEMATE_STATE_NONE) {
         fprintf(out, "0x%llx uninitialised\n", X(e->address));
         return;
     }
     fprintf(out, "0x%llx=0x%llx", X(e->address), X(e->value));
-    if (e->state == TK_CM_STATE_NONE) {
+    if (e->state == TK_CASEMATE_STATE_NONE) {
         fprintf(out, " not a page-table entry\n");
         return;
     }
     fprintf(out, " S%u L%u ", e->stage, e->level);
-    if (e->state == TK_CM_STATE_INVALID_UNCLEAN)
-        fprintf(out, "IU(%s, tid %llu)", tk_cm_lis_name(e->lis), X(e->invalidator));
-    else if (e->state == TK_CM_STATE_INVALID_CLEAN)
+    if (e->state == TK_CASEMATE_STATE_INVALID_UNCLEAN)
+        fprintf(out, "IU(%s, tid %llu)", tk_casemate_lis_name(e->lis), X(e->invalidator));
+    else if (e->state == TK_CASEMATE_STATE_INVALID_CLEAN)
         fprintf(out, "I(tid %llu)", X(e->invalidator));
     else
         fprintf(out, "V");
@@ -80,7 +80,7 @@ void tk_cm_check_print_entry(const tk_cm_entry *e, FILE *out)
     default: break;
     }
     fprintf(out, " root:0x%llx ia:0x%llx-0x%llx", X(e->root), X(e->ia_start), X(e->ia_last));
-    if (e->state == TK_CM_STATE_INVALID_UNCLEAN)
+    if (e->state == TK_CASEMATE_STATE_INVALID_UNCLEAN)
         fprintf(out, " old:0x%llx", X(e->old));
     if (e->frozen)
         fprintf(out, " frozen");
@@ -95,7 +95,7 @@ static int by_key(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-void tk_cm_check_print_state(const tk_cm_checker *c, FILE *out)
+void tk_casemate_check_print_state(const tk_casemate_checker *c, FILE *out)
 {
     size_t n;
     cm_root **roots = cm_roots_sorted(c, &n);
@@ -133,19 +133,19 @@ void tk_cm_check_print_state(const tk_cm_checker *c, FILE *out)
     fprintf(out, "  unclean:");
     size_t shown = 0;
     for (size_t i = 0; i < c->nunclean; i++) {
-        tk_cm_entry e;
+        tk_casemate_entry e;
         cm_entry_get(c, c->unclean[i], &e);
-        if (e.state != TK_CM_STATE_INVALID_UNCLEAN)
+        if (e.state != TK_CASEMATE_STATE_INVALID_UNCLEAN)
             continue;
         fprintf(out, "%s 0x%llx S%u L%u %s tid %llu", shown++ ? ";" : "", X(e.address),
-                e.stage, e.level, tk_cm_lis_name(e.lis), X(e.invalidator));
+                e.stage, e.level, tk_casemate_lis_name(e.lis), X(e.invalidator));
     }
     fprintf(out, "%s\n", shown ? "" : " -");
 }
 
-void tk_cm_check_print_context(const tk_cm_checker *c, FILE *out)
+void tk_casemate_check_print_context(const tk_casemate_checker *c, FILE *out)
 {
-    const tk_cm_violation *v = tk_cm_check_violation(c);
+    const tk_casemate_violation *v = tk_casemate_check_violation(c);
     if (!v)
         return;
     fprintf(out, "casemate violation: %s\n", v->code);
@@ -153,22 +153,22 @@ void tk_cm_check_print_context(const tk_cm_checker *c, FILE *out)
     if (v->detail[0])
         fprintf(out, "  detail: %s\n", v->detail);
     fprintf(out, "  record: id %llu, tid %llu, src ", X(v->id), X(v->tid));
-    if (v->src_kind == TK_CM_SRC_STRING) {
+    if (v->src_kind == TK_CASEMATE_SRC_STRING) {
         fputc('"', out);
         put_text(out, v->src, v->src_len);
         fprintf(out, "\"\n");
-    } else if (v->src_kind == TK_CM_SRC_INT) {
+    } else if (v->src_kind == TK_CASEMATE_SRC_INT) {
         fprintf(out, "%llu\n", X(v->src_int));
     } else {
         fprintf(out, "-\n");
     }
     if (v->record) {
         fprintf(out, "    ");
-        tk_cm_check_print_record(v->record, out);
+        tk_casemate_check_print_record(v->record, out);
     }
     fprintf(out, "  related entries:%s\n", v->nentries ? "" : " -");
     for (size_t i = 0; i < v->nentries; i++) {
         fprintf(out, "    ");
-        tk_cm_check_print_entry(&v->entries[i], out);
+        tk_casemate_check_print_entry(&v->entries[i], out);
     }
 }

@@ -11,10 +11,10 @@
 #define X(v) ((unsigned long long)(v))
 
 typedef struct dot {
-    const tk_cm_checker *c;
+    const tk_casemate_checker *c;
     FILE *out;
     cm_map seen;     /* tables already drawn */
-    const tk_cm_violation *v;
+    const tk_casemate_violation *v;
     int oom;
 } dot;
 
@@ -26,10 +26,10 @@ static int related(const dot *d, uint64_t addr)
     return 0;
 }
 
-static const char *colour(tk_cm_state s)
+static const char *colour(tk_casemate_state s)
 {
-    return s == TK_CM_STATE_VALID ? "palegreen"
-           : s == TK_CM_STATE_INVALID_UNCLEAN ? "salmon" : "lightgrey";
+    return s == TK_CASEMATE_STATE_VALID ? "palegreen"
+           : s == TK_CASEMATE_STATE_INVALID_UNCLEAN ? "salmon" : "lightgrey";
 }
 
 static void table(dot *d, uint64_t base, unsigned n, unsigned level, unsigned stage)
@@ -49,30 +49,30 @@ static void table(dot *d, uint64_t base, unsigned n, unsigned level, unsigned st
     int dashed[CM_SLOTS];
     unsigned nchild = 0, port[CM_SLOTS];
     for (unsigned i = 0; i < n; i++) {
-        tk_cm_entry e;
+        tk_casemate_entry e;
         uint64_t addr = base + 8 * (uint64_t)i;
         cm_entry_get(d->c, addr, &e);
         int rel = related(d, addr);
-        if (e.state == TK_CM_STATE_INVALID_CLEAN && !e.value && !rel) {
+        if (e.state == TK_CASEMATE_STATE_INVALID_CLEAN && !e.value && !rel) {
             hidden++;
             continue;
         }
         fprintf(out, "<tr><td port=\"e%u\" align=\"left\" bgcolor=\"%s\"%s>[%u] 0x%llx %s", i,
                 colour(e.state), rel ? " color=\"red\" border=\"3\"" : "", i, X(e.value),
-                tk_cm_state_name(e.state));
-        if (e.state == TK_CM_STATE_INVALID_UNCLEAN)
-            fprintf(out, " %s tid %llu old 0x%llx", tk_cm_lis_name(e.lis), X(e.invalidator),
+                tk_casemate_state_name(e.state));
+        if (e.state == TK_CASEMATE_STATE_INVALID_UNCLEAN)
+            fprintf(out, " %s tid %llu old 0x%llx", tk_casemate_lis_name(e.lis), X(e.invalidator),
                     X(e.old));
         if (e.frozen)
             fprintf(out, " frozen");
         if (e.thread_owned)
             fprintf(out, " owner tid %llu", X(e.thread_owner));
         fprintf(out, "</td></tr>");
-        uint64_t desc = e.state == TK_CM_STATE_INVALID_UNCLEAN ? e.old : e.value;
-        if (e.state != TK_CM_STATE_INVALID_CLEAN && e.state != TK_CM_STATE_NONE &&
+        uint64_t desc = e.state == TK_CASEMATE_STATE_INVALID_UNCLEAN ? e.old : e.value;
+        if (e.state != TK_CASEMATE_STATE_INVALID_CLEAN && e.state != TK_CASEMATE_STATE_NONE &&
             cm_desc_kind(desc, level) == CM_DESC_TABLE) {
             port[nchild] = i;
-            dashed[nchild] = e.state == TK_CM_STATE_INVALID_UNCLEAN;
+            dashed[nchild] = e.state == TK_CASEMATE_STATE_INVALID_UNCLEAN;
             child[nchild++] = CM_TABLE_ADDR(desc);
         }
     }
@@ -86,9 +86,9 @@ static void table(dot *d, uint64_t base, unsigned n, unsigned level, unsigned st
         table(d, child[k], CM_SLOTS, level + 1, stage);
 }
 
-tk_status tk_cm_check_write_dot(const tk_cm_checker *c, FILE *out, tk_error *err)
+tk_status tk_casemate_check_write_dot(const tk_casemate_checker *c, FILE *out, tk_error *err)
 {
-    dot d = {.c = c, .out = out, .v = tk_cm_check_violation(c)};
+    dot d = {.c = c, .out = out, .v = tk_casemate_check_violation(c)};
     size_t n;
     cm_root **roots = cm_roots_sorted(c, &n);
     if (!roots)

@@ -8,13 +8,13 @@
 
 #include "casemate/check/check_int.h"
 
-static cm_lock *lock_find(const tk_cm_checker *c, uint64_t addr)
+static cm_lock *lock_find(const tk_casemate_checker *c, uint64_t addr)
 {
     uint64_t *v = cm_map_find(&c->locks, addr);
     return v ? (cm_lock *)(uintptr_t)*v : NULL;
 }
 
-static int acquire(tk_cm_checker *c, uint64_t addr)
+static int acquire(tk_casemate_checker *c, uint64_t addr)
 {
     cm_lock *l = malloc(sizeof *l);
     if (!l || cm_map_put(&c->locks, addr, (uint64_t)(uintptr_t)l) != 0) {
@@ -25,11 +25,11 @@ static int acquire(tk_cm_checker *c, uint64_t addr)
     return 0;
 }
 
-int cm_step_lock(tk_cm_checker *c, tk_casemate_kind kind, uint64_t addr)
+int cm_step_lock(tk_casemate_checker *c, tk_casemate_kind kind, uint64_t addr)
 {
     uint64_t tid = c->th->tid;
     cm_lock *l = lock_find(c, addr);
-    if (kind == TK_CM_UNLOCK) {
+    if (kind == TK_CASEMATE_UNLOCK) {
         if (!l)
             return c->opt.ignore_uninit
                        ? 0
@@ -46,16 +46,16 @@ int cm_step_lock(tk_cm_checker *c, tk_casemate_kind kind, uint64_t addr)
     }
     if (!l)
         return acquire(c, addr);
-    if (kind == TK_CM_TRYLOCK && l->holder == tid) { /* re-entrant */
+    if (kind == TK_CASEMATE_TRYLOCK && l->holder == tid) { /* re-entrant */
         l->count++;
         return 0;
     }
-    return cm_violate(c, kind == TK_CM_TRYLOCK ? CM_TRYLOCK_OTHER : CM_LOCK_HELD,
+    return cm_violate(c, kind == TK_CASEMATE_TRYLOCK ? CM_TRYLOCK_OTHER : CM_LOCK_HELD,
                       "lock 0x%llx is held by thread %llu", (unsigned long long)addr,
                       (unsigned long long)l->holder);
 }
 
-int cm_locked_by_me(tk_cm_checker *c, const cm_pte *e)
+int cm_locked_by_me(tk_casemate_checker *c, const cm_pte *e)
 {
     if (c->opt.racy)
         return 1;
@@ -66,7 +66,7 @@ int cm_locked_by_me(tk_cm_checker *c, const cm_pte *e)
     return l && l->holder == c->th->tid;
 }
 
-int cm_check_write_auth(tk_cm_checker *c, uint64_t addr, const cm_pte *e, uint8_t state,
+int cm_check_write_auth(tk_casemate_checker *c, uint64_t addr, const cm_pte *e, uint8_t state,
                         uint64_t val, int release)
 {
     if (c->opt.racy)
@@ -100,7 +100,7 @@ int cm_check_write_auth(tk_cm_checker *c, uint64_t addr, const cm_pte *e, uint8_
         l->used_at = c->th->dsbs;
         return 0;
     }
-    if (!release && (state == TK_CM_STATE_VALID || (val & 1))) {
+    if (!release && (state == TK_CASEMATE_STATE_VALID || (val & 1))) {
         cm_relate(c, addr);
         return cm_violate(c, CM_UNAUTHORIZED_WRITE,
                           "a second plain write under lock 0x%llx without a DSB between",
@@ -111,7 +111,7 @@ int cm_check_write_auth(tk_cm_checker *c, uint64_t addr, const cm_pte *e, uint8_
 
 /* A DSB by the holder gives the authorisation back: counting the holder's
  * DSBs makes that O(1) per DSB, however many locks are held. */
-int cm_lock_authorised(const tk_cm_checker *c, const cm_lock *l)
+int cm_lock_authorised(const tk_casemate_checker *c, const cm_lock *l)
 {
     if (!l->used)
         return 1;
@@ -119,7 +119,7 @@ int cm_lock_authorised(const tk_cm_checker *c, const cm_lock *l)
     return !t || l->used_at != ((const cm_thread *)(uintptr_t)*t)->dsbs;
 }
 
-void cm_locks_free(tk_cm_checker *c)
+void cm_locks_free(tk_casemate_checker *c)
 {
     for (size_t i = 0; i < c->locks.cap; i++)
         if (c->locks.used[i])

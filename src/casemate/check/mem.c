@@ -9,14 +9,14 @@
 
 #include "casemate/check/check_int.h"
 
-void cm_touch_range(tk_cm_checker *c, uint64_t a, uint64_t last)
+void cm_touch_range(tk_casemate_checker *c, uint64_t a, uint64_t last)
 {
     for (size_t i = 0; c->watch.n && i < c->watch.cap; i++)
         if (c->watch.used[i] && c->watch.keys[i] >= (a & ~(uint64_t)7) && c->watch.keys[i] <= last)
             c->touched = 1;
 }
 
-static int uninit_write(tk_cm_checker *c, uint64_t addr)
+static int uninit_write(tk_casemate_checker *c, uint64_t addr)
 {
     if (c->opt.ignore_uninit)
         return 0;
@@ -25,7 +25,7 @@ static int uninit_write(tk_cm_checker *c, uint64_t addr)
                       (unsigned long long)addr);
 }
 
-static int bad_encoding(tk_cm_checker *c, uint64_t addr, uint64_t val, unsigned level)
+static int bad_encoding(tk_casemate_checker *c, uint64_t addr, uint64_t val, unsigned level)
 {
     cm_relate(c, addr);
     return cm_violate(c, CM_BAD_ENCODING, "0x%llx is not a descriptor at level %u%s",
@@ -33,7 +33,7 @@ static int bad_encoding(tk_cm_checker *c, uint64_t addr, uint64_t val, unsigned 
                       level == 0 ? " (no blocks at level 0)" : " (0b01 at level 3)");
 }
 
-int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release)
+int cm_write_slot(tk_casemate_checker *c, uint64_t addr, uint64_t val, int release)
 {
     cm_touch(c, addr);
     unsigned i;
@@ -69,7 +69,7 @@ int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release)
     }
     int kind = cm_desc_kind(val, e->level);
     switch (e->state) {
-    case TK_CM_STATE_VALID:
+    case TK_CASEMATE_STATE_VALID:
         if (val & 1) {
             if (kind == CM_DESC_BAD)
                 return bad_encoding(c, addr, val, e->level);
@@ -84,20 +84,20 @@ int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release)
         }
         *e = (cm_pte){.root = e->root, .ia = e->ia, .old = cur, .inval = c->th->tid,
                       .owner = e->owner, .level = e->level, .stage = e->stage,
-                      .state = TK_CM_STATE_INVALID_UNCLEAN, .lis = TK_CM_LIS_UNGUARDED,
+                      .state = TK_CASEMATE_STATE_INVALID_UNCLEAN, .lis = TK_CASEMATE_LIS_UNGUARDED,
                       .owned = e->owned};
         p->val[i] = val;
         CM_TRY(cm_unclean_add(c, addr));
         if (cm_desc_kind(cur, e->level) == CM_DESC_TABLE) /* its subtree stays as is */
             CM_TRY(cm_freeze_table(c, CM_TABLE_ADDR(cur), addr));
         return 0;
-    case TK_CM_STATE_INVALID_UNCLEAN:
+    case TK_CASEMATE_STATE_INVALID_UNCLEAN:
         if (val & 1) {
             cm_relate(c, addr);
             return cm_violate(c, CM_BBM_MISSING_TLBI, "0x%llx, written invalid by thread %llu, "
                               "is not clean yet (%s): a DSB ISH, a TLBI and a DSB ISH by that "
                               "thread must come first", (unsigned long long)addr,
-                              (unsigned long long)e->inval, tk_cm_lis_name((tk_cm_lis)e->lis));
+                              (unsigned long long)e->inval, tk_casemate_lis_name((tk_casemate_lis)e->lis));
         }
         p->val[i] = val;
         return 0;
@@ -109,7 +109,7 @@ int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release)
         if (kind == CM_DESC_BAD)
             return bad_encoding(c, addr, val, e->level);
         p->val[i] = val;
-        e->state = TK_CM_STATE_VALID;
+        e->state = TK_CASEMATE_STATE_VALID;
         if (kind == CM_DESC_TABLE)
             return cm_mark_table(c, e->root, e->stage, CM_TABLE_ADDR(val), CM_SLOTS, e->ia,
                                  e->level + 1u);
@@ -122,10 +122,10 @@ int cm_write_slot(tk_cm_checker *c, uint64_t addr, uint64_t val, int release)
 /* Called for the parts of a range in address order: `p` is the page of a
  * part inside a page with slots of its own, NULL for a part covered by
  * regions (or by nothing). */
-typedef int (*part_fn)(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p,
+typedef int (*part_fn)(tk_casemate_checker *c, uint64_t a, uint64_t last, cm_page *p,
                        uint64_t arg);
 
-static int parts(tk_cm_checker *c, uint64_t a, uint64_t last, part_fn fn, uint64_t arg)
+static int parts(tk_casemate_checker *c, uint64_t a, uint64_t last, part_fn fn, uint64_t arg)
 {
     for (;;) {
         uint64_t *pages;
@@ -158,7 +158,7 @@ static int parts(tk_cm_checker *c, uint64_t a, uint64_t last, part_fn fn, uint64
     }
 }
 
-static int init_part(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p, uint64_t arg)
+static int init_part(tk_casemate_checker *c, uint64_t a, uint64_t last, cm_page *p, uint64_t arg)
 {
     (void)arg;
     uint64_t at;
@@ -187,7 +187,7 @@ static int init_part(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p, ui
     return 0;
 }
 
-static int free_part(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p, uint64_t arg)
+static int free_part(tk_casemate_checker *c, uint64_t a, uint64_t last, cm_page *p, uint64_t arg)
 {
     (void)arg;
     cm_touch_range(c, a, last);
@@ -214,7 +214,7 @@ static int free_part(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p, ui
     return 0;
 }
 
-static int set_part(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p, uint64_t val)
+static int set_part(tk_casemate_checker *c, uint64_t a, uint64_t last, cm_page *p, uint64_t val)
 {
     uint64_t at;
     if (!p) {
@@ -232,7 +232,7 @@ static int set_part(tk_cm_checker *c, uint64_t a, uint64_t last, cm_page *p, uin
 
 /* The part of the slot at `slot` that bytes lo..hi (0-7) of `pattern`
  * replace. */
-static int set_bytes(tk_cm_checker *c, uint64_t slot, unsigned lo, unsigned hi, uint64_t pattern)
+static int set_bytes(tk_casemate_checker *c, uint64_t slot, unsigned lo, unsigned hi, uint64_t pattern)
 {
     uint64_t mask = (hi == 7 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * (hi + 1))) - 1) &
                     ~(((uint64_t)1 << (8 * lo)) - 1);
@@ -244,7 +244,7 @@ static int set_bytes(tk_cm_checker *c, uint64_t slot, unsigned lo, unsigned hi, 
 /* The spec: `value` is a byte stored to every byte; casemate stored it to
  * every 8-byte slot. Both agree on 0; a byte value is replicated, a wider
  * one is kept as casemate's slot value. */
-static int mem_set(tk_cm_checker *c, uint64_t start, uint64_t size, uint64_t value)
+static int mem_set(tk_casemate_checker *c, uint64_t start, uint64_t size, uint64_t value)
 {
     if (!size)
         return 0;
@@ -267,16 +267,16 @@ static int mem_set(tk_cm_checker *c, uint64_t start, uint64_t size, uint64_t val
     return 0;
 }
 
-int cm_step_mem(tk_cm_checker *c, const tk_casemate_record *rec)
+int cm_step_mem(tk_casemate_checker *c, const tk_casemate_record *rec)
 {
     uint64_t slot = rec->address & ~(uint64_t)7;
     uint64_t last = !rec->size ? 0
                     : rec->size - 1 > UINT64_MAX - rec->address ? UINT64_MAX
                                                                 : rec->address + (rec->size - 1);
     switch (rec->kind) {
-    case TK_CM_MEM_WRITE:
-        return cm_write_slot(c, slot, rec->value, rec->mem_order == TK_CM_RELEASE);
-    case TK_CM_MEM_READ: {
+    case TK_CASEMATE_MEM_WRITE:
+        return cm_write_slot(c, slot, rec->value, rec->mem_order == TK_CASEMATE_RELEASE);
+    case TK_CASEMATE_MEM_READ: {
         /* offline, a read is the value the program saw: an entry that does
          * not hold it was changed behind the model's back (casemate checks
          * this only online) */
@@ -290,11 +290,11 @@ int cm_step_mem(tk_cm_checker *c, const tk_casemate_record *rec)
         }
         return 0;
     }
-    case TK_CM_MEM_INIT:
+    case TK_CASEMATE_MEM_INIT:
         return rec->size ? parts(c, slot, last | 7, init_part, 0) : 0;
-    case TK_CM_MEM_FREE:
+    case TK_CASEMATE_MEM_FREE:
         return rec->size ? parts(c, slot, last | 7, free_part, 0) : 0;
-    case TK_CM_MEM_SET:
+    case TK_CASEMATE_MEM_SET:
         return mem_set(c, rec->address, rec->size, rec->value);
     default:
         return 0;

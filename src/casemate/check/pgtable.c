@@ -47,7 +47,7 @@ int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level)
 
 /* ---------------------------------------------------------------- mark */
 
-int cm_mark_table(tk_cm_checker *c, uint64_t root, unsigned stage, uint64_t table,
+int cm_mark_table(tk_casemate_checker *c, uint64_t root, unsigned stage, uint64_t table,
                   unsigned n, uint64_t ia, unsigned level)
 {
     cm_page *p = cm_page_get(&c->sh, table);
@@ -79,8 +79,8 @@ int cm_mark_table(tk_cm_checker *c, uint64_t root, unsigned stage, uint64_t tabl
         }
         *e = (cm_pte){.root = root, .ia = ia + i * size, .inval = c->th->tid,
                       .level = (uint8_t)level, .stage = (uint8_t)stage,
-                      .state = kind == CM_DESC_INVALID ? TK_CM_STATE_INVALID_CLEAN
-                                                       : TK_CM_STATE_VALID};
+                      .state = kind == CM_DESC_INVALID ? TK_CASEMATE_STATE_INVALID_CLEAN
+                                                       : TK_CASEMATE_STATE_VALID};
         p->flags[i] = (uint8_t)((p->flags[i] | CM_PTE) & ~CM_FROZEN);
         p->npte++;
         cm_touch(c, addr);
@@ -91,7 +91,7 @@ int cm_mark_table(tk_cm_checker *c, uint64_t root, unsigned stage, uint64_t tabl
     return 0;
 }
 
-int cm_mark_root(tk_cm_checker *c, const cm_root *r)
+int cm_mark_root(tk_casemate_checker *c, const cm_root *r)
 {
     uint64_t span = (uint64_t)CM_SLOTS * cm_level_size(r->level);
     for (unsigned t = 0; t < r->ntables; t++)
@@ -104,7 +104,7 @@ int cm_mark_root(tk_cm_checker *c, const cm_root *r)
 
 typedef enum { W_CHECK, W_UNMARK, W_FREEZE } walk_kind;
 
-static int walk(tk_cm_checker *c, uint64_t table, unsigned n, walk_kind k,
+static int walk(tk_casemate_checker *c, uint64_t table, unsigned n, walk_kind k,
                 cm_code code, uint64_t parent)
 {
     cm_page *p = cm_page_find(&c->sh, table);
@@ -115,11 +115,11 @@ static int walk(tk_cm_checker *c, uint64_t table, unsigned n, walk_kind k,
             continue;
         uint64_t addr = table + 8 * (uint64_t)i;
         cm_pte *e = &p->pte[i];
-        int down = e->state == TK_CM_STATE_VALID &&
+        int down = e->state == TK_CASEMATE_STATE_VALID &&
                    cm_desc_kind(p->val[i], e->level) == CM_DESC_TABLE;
         switch (k) {
         case W_CHECK:
-            if (e->state == TK_CM_STATE_INVALID_UNCLEAN) {
+            if (e->state == TK_CASEMATE_STATE_INVALID_UNCLEAN) {
                 if (parent != UINT64_MAX)
                     cm_relate(c, parent);
                 cm_relate(c, addr);
@@ -150,12 +150,12 @@ static int walk(tk_cm_checker *c, uint64_t table, unsigned n, walk_kind k,
     return 0;
 }
 
-int cm_check_clean(tk_cm_checker *c, uint64_t table, cm_code code, uint64_t parent)
+int cm_check_clean(tk_casemate_checker *c, uint64_t table, cm_code code, uint64_t parent)
 {
     return walk(c, table, CM_SLOTS, W_CHECK, code, parent);
 }
 
-int cm_check_clean_root(tk_cm_checker *c, const cm_root *r, cm_code code)
+int cm_check_clean_root(tk_casemate_checker *c, const cm_root *r, cm_code code)
 {
     for (unsigned t = 0; t < r->ntables; t++)
         CM_TRY(walk(c, r->base + t * CM_PAGE, r->nentries, W_CHECK, code,
@@ -163,19 +163,19 @@ int cm_check_clean_root(tk_cm_checker *c, const cm_root *r, cm_code code)
     return 0;
 }
 
-void cm_unmark_table(tk_cm_checker *c, uint64_t table)
+void cm_unmark_table(tk_casemate_checker *c, uint64_t table)
 {
     walk(c, table, CM_SLOTS, W_UNMARK, CM_CODE_COUNT, UINT64_MAX);
 }
 
-void cm_unmark_root(tk_cm_checker *c, const cm_root *r)
+void cm_unmark_root(tk_casemate_checker *c, const cm_root *r)
 {
     for (unsigned t = 0; t < r->ntables; t++)
         walk(c, r->base + t * CM_PAGE, r->nentries, W_UNMARK, CM_CODE_COUNT,
              UINT64_MAX);
 }
 
-int cm_freeze_table(tk_cm_checker *c, uint64_t table, uint64_t parent)
+int cm_freeze_table(tk_casemate_checker *c, uint64_t table, uint64_t parent)
 {
     return walk(c, table, CM_SLOTS, W_FREEZE, CM_CODE_COUNT, parent);
 }

@@ -8,11 +8,11 @@
 
 #include "casemate/check/check_int.h"
 
-enum { VTTBR = TK_CM_VTTBR_EL2, TTBR0 = TK_CM_TTBR0_EL2, VTCR = TK_CM_VTCR_EL2,
-       HCR = TK_CM_HCR_EL2, TCR = TK_CM_TCR_EL2, SCTLR = TK_CM_SCTLR_EL2,
-       MAIR = TK_CM_MAIR_EL2 };
+enum { VTTBR = TK_CASEMATE_VTTBR_EL2, TTBR0 = TK_CASEMATE_TTBR0_EL2, VTCR = TK_CASEMATE_VTCR_EL2,
+       HCR = TK_CASEMATE_HCR_EL2, TCR = TK_CASEMATE_TCR_EL2, SCTLR = TK_CASEMATE_SCTLR_EL2,
+       MAIR = TK_CASEMATE_MAIR_EL2 };
 
-cm_thread *cm_thread_get(tk_cm_checker *c, uint64_t tid)
+cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid)
 {
     uint64_t *v = cm_map_find(&c->threads, tid);
     if (v)
@@ -34,7 +34,7 @@ cm_thread *cm_thread_get(tk_cm_checker *c, uint64_t tid)
     return t;
 }
 
-static int read_reg(tk_cm_checker *c, unsigned reg, uint64_t *v)
+static int read_reg(tk_casemate_checker *c, unsigned reg, uint64_t *v)
 {
     if (c->th->present & (1u << reg)) {
         *v = c->th->reg[reg];
@@ -45,7 +45,7 @@ static int read_reg(tk_cm_checker *c, unsigned reg, uint64_t *v)
                       tk_casemate_sysreg_name((tk_casemate_sysreg)reg));
 }
 
-cm_root *cm_root_find(tk_cm_checker *c, uint64_t base)
+cm_root *cm_root_find(tk_casemate_checker *c, uint64_t base)
 {
     uint64_t *v = cm_map_find(&c->roots, base);
     return v ? (cm_root *)(uintptr_t)*v : NULL;
@@ -58,7 +58,7 @@ static const char *id_name(unsigned stage) { return stage == 2 ? "VMID" : "ASID"
  * names a level valid for T0SZ: the natural one, or the next one down
  * with 2..16 concatenated tables (VTCR = 0x10 in casemate's logs has
  * SL0 = 0, which fits neither, so the natural level is used). */
-static int geometry(tk_cm_checker *c, cm_root *r)
+static int geometry(tk_casemate_checker *c, cm_root *r)
 {
     uint64_t tcr;
     CM_TRY(read_reg(c, r->stage == 2 ? VTCR : TCR, &tcr));
@@ -90,7 +90,7 @@ static int geometry(tk_cm_checker *c, cm_root *r)
     return 0;
 }
 
-static int load(tk_cm_checker *c, cm_root *r)
+static int load(tk_casemate_checker *c, cm_root *r)
 {
     cm_root **cur = &c->th->cur[r->stage];
     if (*cur)
@@ -100,7 +100,7 @@ static int load(tk_cm_checker *c, cm_root *r)
     return 0;
 }
 
-static int activate(tk_cm_checker *c, unsigned stage, uint64_t value)
+static int activate(tk_casemate_checker *c, unsigned stage, uint64_t value)
 {
     uint64_t base = value & 0x0000fffffffffffeull, id = value >> 48;
     if (stage == 1 && id != 0)
@@ -141,23 +141,23 @@ static int activate(tk_cm_checker *c, unsigned stage, uint64_t value)
     return load(c, r);
 }
 
-int cm_step_sysreg(tk_cm_checker *c, tk_casemate_sysreg reg, uint64_t value)
+int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t value)
 {
     cm_thread *t = c->th;
-    unsigned stage = reg == TK_CM_VTTBR_EL2 || reg == TK_CM_HCR_EL2 ? 2 : 1;
+    unsigned stage = reg == TK_CASEMATE_VTTBR_EL2 || reg == TK_CASEMATE_HCR_EL2 ? 2 : 1;
     unsigned ttbr = stage == 2 ? VTTBR : TTBR0;
     int was_on = (t->present & (1u << reg)) && (t->reg[reg] & 1);
     t->reg[reg] = value;
     t->present |= 1u << reg;
     switch (reg) {
-    case TK_CM_VTTBR_EL2:
-    case TK_CM_TTBR0_EL2: {
+    case TK_CASEMATE_VTTBR_EL2:
+    case TK_CASEMATE_TTBR0_EL2: {
         uint64_t on;
         CM_TRY(read_reg(c, stage == 2 ? HCR : SCTLR, &on));
         return (on & 1) ? activate(c, stage, value) : 0;
     }
-    case TK_CM_HCR_EL2:
-    case TK_CM_SCTLR_EL2:
+    case TK_CASEMATE_HCR_EL2:
+    case TK_CASEMATE_SCTLR_EL2:
         if (!was_on && (value & 1) && (t->present & (1u << ttbr)))
             return activate(c, stage, t->reg[ttbr]);
         if (was_on && !(value & 1) && t->cur[stage]) { /* this thread stops using it */
@@ -170,7 +170,7 @@ int cm_step_sysreg(tk_cm_checker *c, tk_casemate_sysreg reg, uint64_t value)
     }
 }
 
-int cm_release_table(tk_cm_checker *c, uint64_t addr)
+int cm_release_table(tk_casemate_checker *c, uint64_t addr)
 {
     cm_map_del(&c->root_locks, addr);
     unsigned i;
@@ -197,7 +197,7 @@ int cm_release_table(tk_cm_checker *c, uint64_t addr)
     return 0;
 }
 
-int cm_current_vmid(tk_cm_checker *c, uint64_t *vmid)
+int cm_current_vmid(tk_casemate_checker *c, uint64_t *vmid)
 {
     if (!(c->th->present & (1u << VTTBR)))
         return 0;
@@ -211,7 +211,7 @@ static int by_seq(const void *x, const void *y)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-cm_root **cm_roots_sorted(const tk_cm_checker *c, size_t *n)
+cm_root **cm_roots_sorted(const tk_casemate_checker *c, size_t *n)
 {
     *n = 0;
     cm_root **v = malloc((c->roots.n ? c->roots.n : 1) * sizeof *v);
@@ -224,7 +224,7 @@ cm_root **cm_roots_sorted(const tk_cm_checker *c, size_t *n)
     return v;
 }
 
-void cm_roots_free(tk_cm_checker *c)
+void cm_roots_free(tk_casemate_checker *c)
 {
     for (size_t i = 0; i < c->roots.cap; i++)
         if (c->roots.used[i])

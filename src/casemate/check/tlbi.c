@@ -16,32 +16,32 @@ enum { ALL, BY_VMID, BY_VA, BY_IPA };
 
 static const struct {
     uint8_t regime, stages, broadcast, method;
-} ops[TK_CM_TLBI_COUNT] = {
-    [TK_CM_TLBI_VMALLS12E1] = {EL10, BOTH, 0, BY_VMID},
-    [TK_CM_TLBI_VMALLS12E1IS] = {EL10, BOTH, 1, BY_VMID},
-    [TK_CM_TLBI_VMALLE1IS] = {EL10, S1, 1, BY_VMID},
-    [TK_CM_TLBI_ALLE1] = {EL10, BOTH, 0, ALL},
-    [TK_CM_TLBI_ALLE1IS] = {EL10, BOTH, 1, ALL},
-    [TK_CM_TLBI_VMALLE1] = {EL10, S1, 0, BY_VMID},
-    [TK_CM_TLBI_ALLE2] = {EL2, S1, 0, ALL},
-    [TK_CM_TLBI_ALLE2IS] = {EL2, S1, 1, ALL},
-    [TK_CM_TLBI_VALE2IS] = {EL2, S1, 1, BY_VA},
-    [TK_CM_TLBI_VAE2IS] = {EL2, S1, 1, BY_VA},
-    [TK_CM_TLBI_IPAS2E1IS] = {EL10, S2, 1, BY_IPA},
-    [TK_CM_TLBI_VAE2] = {EL2, S1, 0, BY_VA},
+} ops[TK_CASEMATE_TLBI_COUNT] = {
+    [TK_CASEMATE_TLBI_VMALLS12E1] = {EL10, BOTH, 0, BY_VMID},
+    [TK_CASEMATE_TLBI_VMALLS12E1IS] = {EL10, BOTH, 1, BY_VMID},
+    [TK_CASEMATE_TLBI_VMALLE1IS] = {EL10, S1, 1, BY_VMID},
+    [TK_CASEMATE_TLBI_ALLE1] = {EL10, BOTH, 0, ALL},
+    [TK_CASEMATE_TLBI_ALLE1IS] = {EL10, BOTH, 1, ALL},
+    [TK_CASEMATE_TLBI_VMALLE1] = {EL10, S1, 0, BY_VMID},
+    [TK_CASEMATE_TLBI_ALLE2] = {EL2, S1, 0, ALL},
+    [TK_CASEMATE_TLBI_ALLE2IS] = {EL2, S1, 1, ALL},
+    [TK_CASEMATE_TLBI_VALE2IS] = {EL2, S1, 1, BY_VA},
+    [TK_CASEMATE_TLBI_VAE2IS] = {EL2, S1, 1, BY_VA},
+    [TK_CASEMATE_TLBI_IPAS2E1IS] = {EL10, S2, 1, BY_IPA},
+    [TK_CASEMATE_TLBI_VAE2] = {EL2, S1, 0, BY_VA},
 };
 
 /* The IU entry at `addr`, or NULL when it is no longer one. */
-static cm_pte *unclean_entry(tk_cm_checker *c, uint64_t addr)
+static cm_pte *unclean_entry(tk_casemate_checker *c, uint64_t addr)
 {
     unsigned i;
     cm_page *p = cm_slot(c, addr, &i);
-    if (!p || !(p->flags[i] & CM_PTE) || p->pte[i].state != TK_CM_STATE_INVALID_UNCLEAN)
+    if (!p || !(p->flags[i] & CM_PTE) || p->pte[i].state != TK_CASEMATE_STATE_INVALID_UNCLEAN)
         return NULL;
     return &p->pte[i];
 }
 
-static int push_cleaned(tk_cm_checker *c, uint64_t addr, const cm_pte *e)
+static int push_cleaned(tk_casemate_checker *c, uint64_t addr, const cm_pte *e)
 {
     if (c->ncleaned == c->cleaned_cap) {
         size_t cap = c->cleaned_cap ? 2 * c->cleaned_cap : 16;
@@ -56,7 +56,7 @@ static int push_cleaned(tk_cm_checker *c, uint64_t addr, const cm_pte *e)
 }
 
 /* Drop the entries that are no longer invalid-unclean, keeping order. */
-static void compact(tk_cm_checker *c)
+static void compact(tk_casemate_checker *c)
 {
     size_t k = 0;
     for (size_t j = 0; j < c->nunclean; j++)
@@ -65,10 +65,10 @@ static void compact(tk_cm_checker *c)
     c->nunclean = k;
 }
 
-int cm_step_dsb(tk_cm_checker *c, tk_casemate_barrier kind)
+int cm_step_dsb(tk_casemate_checker *c, tk_casemate_barrier kind)
 {
     uint64_t tid = c->th->tid;
-    int ish = kind == TK_CM_DSB_ISH || kind == TK_CM_DSB_SY;
+    int ish = kind == TK_CASEMATE_DSB_ISH || kind == TK_CASEMATE_DSB_SY;
     c->ncleaned = 0;
     /* 1: every entry moves on as if at once ... */
     for (size_t j = 0; j < c->nunclean; j++) {
@@ -76,7 +76,7 @@ int cm_step_dsb(tk_cm_checker *c, tk_casemate_barrier kind)
         cm_pte *e = unclean_entry(c, addr);
         if (!e || !cm_locked_by_me(c, e))
             continue;
-        if (kind == TK_CM_DSB_NSH) {
+        if (kind == TK_CASEMATE_DSB_NSH) {
             cm_relate(c, addr);
             return cm_violate(c, CM_DSB_NSH, "0x%llx is invalid-unclean; a DSB NSH does not "
                               "reach other cores", (unsigned long long)addr);
@@ -84,17 +84,17 @@ int cm_step_dsb(tk_cm_checker *c, tk_casemate_barrier kind)
         if (e->inval != tid)
             continue;
         switch (e->lis) {
-        case TK_CM_LIS_UNGUARDED:
-            e->lis = TK_CM_LIS_DSBED;
+        case TK_CASEMATE_LIS_UNGUARDED:
+            e->lis = TK_CASEMATE_LIS_DSBED;
             break;
-        case TK_CM_LIS_DSB_TLBI_IPA:
+        case TK_CASEMATE_LIS_DSB_TLBI_IPA:
             if (ish)
-                e->lis = TK_CM_LIS_DSB_TLBI_IPA_DSB;
+                e->lis = TK_CASEMATE_LIS_DSB_TLBI_IPA_DSB;
             break;
-        case TK_CM_LIS_DSB_TLBIED:
+        case TK_CASEMATE_LIS_DSB_TLBIED:
             if (ish) {
                 CM_TRY(push_cleaned(c, addr, e));
-                e->state = TK_CM_STATE_INVALID_CLEAN;
+                e->state = TK_CASEMATE_STATE_INVALID_CLEAN;
             }
             break;
         default:
@@ -124,7 +124,7 @@ static int ttl_level(uint64_t ttl)
     return (ttl >> 2) == 1 && (ttl & 3) ? (int)(ttl & 3) : -1;
 }
 
-static int matches(tk_cm_checker *c, const tk_casemate_record *rec, unsigned method,
+static int matches(tk_casemate_checker *c, const tk_casemate_record *rec, unsigned method,
                    const cm_pte *e)
 {
     if (method == ALL)
@@ -142,7 +142,7 @@ static int matches(tk_cm_checker *c, const tk_casemate_record *rec, unsigned met
     uint64_t addr;
     int level = -1, has_asid = 0;
     uint64_t asid = 0;
-    if (rec->tlbi_operand == TK_CM_OPERAND_ADDR_LEVEL) {
+    if (rec->tlbi_operand == TK_CASEMATE_OPERAND_ADDR_LEVEL) {
         addr = rec->address;
         level = rec->level <= 3 ? (int)rec->level : -1;
     } else {
@@ -160,9 +160,9 @@ static int matches(tk_cm_checker *c, const tk_casemate_record *rec, unsigned met
     return !has_asid || !r || asid == r->id;
 }
 
-int cm_step_tlbi(tk_cm_checker *c, const tk_casemate_record *rec)
+int cm_step_tlbi(tk_casemate_checker *c, const tk_casemate_record *rec)
 {
-    if ((unsigned)rec->tlbi >= TK_CM_TLBI_COUNT)
+    if ((unsigned)rec->tlbi >= TK_CASEMATE_TLBI_COUNT)
         return 0;
     uint64_t tid = c->th->tid;
     unsigned regime = ops[rec->tlbi].regime, stages = ops[rec->tlbi].stages;
@@ -183,14 +183,14 @@ int cm_step_tlbi(tk_cm_checker *c, const tk_casemate_record *rec)
         }
         if (!matches(c, rec, method, e) || e->inval != tid)
             continue;
-        if (e->lis == TK_CM_LIS_DSBED) {
+        if (e->lis == TK_CASEMATE_LIS_DSBED) {
             if (regime == EL2 || stages == BOTH)
-                e->lis = TK_CM_LIS_DSB_TLBIED;
+                e->lis = TK_CASEMATE_LIS_DSB_TLBIED;
             else if (stages == S2)
-                e->lis = TK_CM_LIS_DSB_TLBI_IPA;
+                e->lis = TK_CASEMATE_LIS_DSB_TLBI_IPA;
             /* stage 1 of EL1&0 alone, before stage 2: no effect */
-        } else if (e->lis == TK_CM_LIS_DSB_TLBI_IPA_DSB && stages != S2) {
-            e->lis = TK_CM_LIS_DSB_TLBIED;
+        } else if (e->lis == TK_CASEMATE_LIS_DSB_TLBI_IPA_DSB && stages != S2) {
+            e->lis = TK_CASEMATE_LIS_DSB_TLBIED;
         }
         cm_touch(c, addr);
     }

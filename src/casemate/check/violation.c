@@ -58,9 +58,9 @@ static const struct {
 const char *cm_code_name(cm_code code) { return code < CM_CODE_COUNT ? codes[code].code : "?"; }
 const char *cm_code_message(cm_code code) { return code < CM_CODE_COUNT ? codes[code].message : "?"; }
 
-size_t tk_cm_check_code_count(void) { return CM_CODE_COUNT; }
+size_t tk_casemate_check_code_count(void) { return CM_CODE_COUNT; }
 
-const char *tk_cm_check_code(size_t i, const char **message)
+const char *tk_casemate_check_code(size_t i, const char **message)
 {
     if (i >= CM_CODE_COUNT)
         return NULL;
@@ -70,14 +70,14 @@ const char *tk_cm_check_code(size_t i, const char **message)
 }
 
 struct cm_violation {
-    tk_cm_violation pub;
+    tk_casemate_violation pub;
     char detail[320];
     tk_casemate_record rec;
     char *src;
-    tk_cm_entry *entries;
+    tk_casemate_entry *entries;
 };
 
-void cm_relate(tk_cm_checker *c, uint64_t addr)
+void cm_relate(tk_casemate_checker *c, uint64_t addr)
 {
     addr &= ~(uint64_t)7;
     for (size_t i = 0; i < c->nrel; i++)
@@ -94,7 +94,7 @@ void cm_relate(tk_cm_checker *c, uint64_t addr)
     c->rel[c->nrel++] = addr;
 }
 
-int cm_entry_get(const tk_cm_checker *c, uint64_t addr, tk_cm_entry *e)
+int cm_entry_get(const tk_casemate_checker *c, uint64_t addr, tk_casemate_entry *e)
 {
     addr &= ~(uint64_t)7;
     memset(e, 0, sizeof *e);
@@ -110,25 +110,25 @@ int cm_entry_get(const tk_cm_checker *c, uint64_t addr, tk_cm_entry *e)
     e->frozen = (p->flags[i] & CM_FROZEN) != 0;
     if (p->flags[i] & CM_PTE) {
         const cm_pte *x = &p->pte[i];
-        e->state = (tk_cm_state)x->state;
+        e->state = (tk_casemate_state)x->state;
         e->stage = x->stage;
         e->level = x->level;
         e->root = x->root;
         e->ia_start = x->ia;
         e->ia_last = x->ia + (cm_level_size(x->level) - 1);
-        if (x->state != TK_CM_STATE_VALID)
+        if (x->state != TK_CASEMATE_STATE_VALID)
             e->invalidator = x->inval;
-        if (x->state == TK_CM_STATE_INVALID_UNCLEAN) {
-            e->lis = (tk_cm_lis)x->lis;
+        if (x->state == TK_CASEMATE_STATE_INVALID_UNCLEAN) {
+            e->lis = (tk_casemate_lis)x->lis;
             e->old = x->old;
         }
         e->thread_owned = x->owned;
         e->thread_owner = x->owned ? x->owner : 0;
     }
-    return e->initialised || e->state != TK_CM_STATE_NONE;
+    return e->initialised || e->state != TK_CASEMATE_STATE_NONE;
 }
 
-int cm_violate(tk_cm_checker *c, cm_code code, const char *detail, ...)
+int cm_violate(tk_casemate_checker *c, cm_code code, const char *detail, ...)
 {
     struct cm_violation *v = c->v;
     c->stopped = 1;
@@ -148,7 +148,7 @@ int cm_violate(tk_cm_checker *c, cm_code code, const char *detail, ...)
         v->pub.tid = v->rec.tid;
         v->pub.src_kind = v->rec.src_kind;
         v->pub.src_int = v->rec.src_int;
-        if (v->rec.src_kind == TK_CM_SRC_STRING) {
+        if (v->rec.src_kind == TK_CASEMATE_SRC_STRING) {
             v->src = malloc(v->rec.src_len + 1);
             if (v->src) {
                 if (v->rec.src_len)
@@ -156,7 +156,7 @@ int cm_violate(tk_cm_checker *c, cm_code code, const char *detail, ...)
                 v->src[v->rec.src_len] = '\0';
                 v->pub.src_len = v->rec.src_len;
             } else { /* no memory: keep the violation, without its src */
-                v->rec.src_kind = v->pub.src_kind = TK_CM_SRC_NONE;
+                v->rec.src_kind = v->pub.src_kind = TK_CASEMATE_SRC_NONE;
                 v->rec.src_len = 0;
             }
         }
@@ -173,7 +173,7 @@ int cm_violate(tk_cm_checker *c, cm_code code, const char *detail, ...)
     return 1;
 }
 
-void cm_violation_free(tk_cm_checker *c)
+void cm_violation_free(tk_casemate_checker *c)
 {
     if (!c->v)
         return;
@@ -183,13 +183,13 @@ void cm_violation_free(tk_cm_checker *c)
     c->v = NULL;
 }
 
-int cm_violation_alloc(tk_cm_checker *c)
+int cm_violation_alloc(tk_casemate_checker *c)
 {
     c->v = calloc(1, sizeof *c->v);
     return c->v ? 0 : -1;
 }
 
-const tk_cm_violation *tk_cm_check_violation(const tk_cm_checker *c)
+const tk_casemate_violation *tk_casemate_check_violation(const tk_casemate_checker *c)
 {
     return c->stopped == 1 ? &c->v->pub : NULL;
 }

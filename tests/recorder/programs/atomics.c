@@ -27,7 +27,7 @@ static void *work(void *arg)
 int main(int argc, char **argv)
 {
     n = argc > 1 ? atoi(argv[1]) : 5000;
-    s = TK_CR_NEW(struct shared, 1);
+    s = TK_CACHERAY_NEW(struct shared, 1);
     if (!s)
         return 1;
     atomic_store(&s->hits, 0);

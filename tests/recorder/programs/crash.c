@@ -13,7 +13,7 @@ int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "return";
     int n = argc > 2 ? atoi(argv[2]) : 100000;
-    int *v = TK_CR_NEW(int, n);
+    int *v = TK_CACHERAY_NEW(int, n);
     if (!v)
         return 1;
     for (int i = 0; i < n; i++)

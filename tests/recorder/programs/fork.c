@@ -10,7 +10,7 @@
 
 int main(void)
 {
-    int *v = TK_CR_NEW(int, 20);
+    int *v = TK_CACHERAY_NEW(int, 20);
     if (!v)
         return 1;
     for (int i = 0; i < 10; i++)
@@ -20,7 +20,7 @@ int main(void)
     if (child < 0)
         return 1;
     if (child == 0) {
-        int *w = TK_CR_NEW(int, 20);
+        int *w = TK_CACHERAY_NEW(int, 20);
         for (int i = 0; i < 20; i++)
             w[i] = i;
         free(w);

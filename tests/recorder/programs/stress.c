@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++) {
         jobs[i].rounds = rounds;
-        jobs[i].mine = TK_CR_NEW(int, rounds);
+        jobs[i].mine = TK_CACHERAY_NEW(int, rounds);
         if (!jobs[i].mine || pthread_create(&t[i], NULL, work, &jobs[i]))
             return 1;
     }
