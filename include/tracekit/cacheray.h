@@ -1,5 +1,11 @@
 /* tracekit — Cacheray traces: memory accesses plus run-time type annotations.
- * Spec: docs/formats/cacheray.md. */
+ * Spec: docs/formats/cacheray.md.
+ *
+ * Readers, checkers and writers are handles (<tracekit/tracekit.h>,
+ * "Conventions"): made by their _new (NULL and `err` on failure), freed by
+ * their _free (NULL is fine), each used by one thread at a time; distinct
+ * handles are independent. tk_cacheray_detect_endian, tk_cacheray_encode
+ * and tk_cacheray_type_name touch no handle and are safe from any thread. */
 #ifndef TRACEKIT_CACHERAY_H
 #define TRACEKIT_CACHERAY_H
 
@@ -56,15 +62,18 @@ typedef struct tk_cacheray_record {
 typedef struct tk_cacheray_reader tk_cacheray_reader;
 
 /* `endian` TK_ENDIAN_AUTO detects the byte order from the first records
- * (see tk_cacheray_detect_endian). The reader borrows `in`. */
+ * (see tk_cacheray_detect_endian). The reader borrows `in`. NULL and `err`
+ * when the input cannot be read or memory runs out. */
 tk_cacheray_reader *tk_cacheray_reader_new(tk_input *in, tk_endian endian,
                                            tk_error *err);
 void tk_cacheray_reader_free(tk_cacheray_reader *r);
+/* The byte order read (the one detected for TK_ENDIAN_AUTO). */
 tk_endian tk_cacheray_reader_endian(const tk_cacheray_reader *r);
 
 /* 1 = a record was read, 0 = clean end of input, -1 = error (`err` set with
  * the record's offset and index; reading cannot continue). Structural checks
- * only: unknown tags, flags on RTTA records, truncation. */
+ * only: unknown tags, flags on RTTA records, truncation. `rec->type_name`
+ * points into the input: valid until the next call on `r`. */
 int tk_cacheray_next(tk_cacheray_reader *r, tk_cacheray_record *rec,
                      tk_error *err);
 
@@ -121,15 +130,17 @@ typedef struct tk_cacheray_warning {
 } tk_cacheray_warning;
 
 typedef struct tk_cacheray_checker tk_cacheray_checker;
-tk_cacheray_checker *tk_cacheray_checker_new(void);
+/* A checker with no live region; NULL when out of memory (TK_ENOMEM). */
+tk_cacheray_checker *tk_cacheray_checker_new(tk_error *err);
 void tk_cacheray_checker_free(tk_cacheray_checker *c);
 /* Feed one record; returns how many warnings it produced (0..n) and writes
- * up to `cap` of them to `out`. An overlapping RTTA_ADD ends the regions it
- * overlaps (the allocator reused the memory without a recorded free).
- * Returns -1 on allocation failure. */
+ * up to `cap` of them to `out` (NULL when `cap` is 0). An overlapping
+ * RTTA_ADD ends the regions it overlaps (the allocator reused the memory
+ * without a recorded free). -1 when out of memory (TK_ENOMEM; the record
+ * may be half applied). The warnings' strings are static. */
 int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       uint64_t offset, uint64_t index,
-                      tk_cacheray_warning *out, int cap);
+                      tk_cacheray_warning *out, int cap, tk_error *err);
 /* All warnings of the last tk_cacheray_check call (as many as it returned,
  * however small its `cap`); valid until the next call. */
 const tk_cacheray_warning *tk_cacheray_checker_warnings(const tk_cacheray_checker *c);
@@ -139,22 +150,27 @@ uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c);
 /* ---- writing */
 typedef struct tk_cacheray_writer tk_cacheray_writer;
 
-/* `endian` must be TK_ENDIAN_LITTLE or TK_ENDIAN_BIG. Writes go through an
- * internal buffer to `out` (not closed by free). */
+/* `endian` must be TK_ENDIAN_LITTLE or TK_ENDIAN_BIG (else TK_EUSAGE).
+ * Writes go through an internal buffer to `out` (borrowed: not closed by
+ * free). NULL and `err` on failure. */
 tk_cacheray_writer *tk_cacheray_writer_new(FILE *out, tk_endian endian,
                                            tk_error *err);
-/* Rejects records the reader would reject (TK_EUSAGE). */
+/* Write one record: TK_EUSAGE for records the reader would reject, TK_EIO
+ * when writing failed. */
 tk_status tk_cacheray_write(tk_cacheray_writer *w,
                             const tk_cacheray_record *rec, tk_error *err);
+/* Write out the buffer to `out` (without fflush): TK_EIO when that failed. */
 tk_status tk_cacheray_writer_flush(tk_cacheray_writer *w, tk_error *err);
-/* Flushes, then frees. Returns the flush status. */
+/* Flushes, then frees (NULL is fine: TK_OK). Returns the flush status. */
 tk_status tk_cacheray_writer_free(tk_cacheray_writer *w, tk_error *err);
 /* Encode one record into `buf` (at least TK_CACHERAY_RTTA_ADD_FIXED +
- * typename_len bytes); returns its length. */
+ * typename_len bytes); returns its length. The record is not checked
+ * (tk_cacheray_write does); cannot fail. */
 size_t tk_cacheray_encode(const tk_cacheray_record *rec, tk_endian endian,
                           uint8_t *buf);
 
-const char *tk_cacheray_type_name(tk_cacheray_type t); /* "read", ... */
+/* "read", "write", "rtta_add", "rtta_remove"; "unknown" (static text). */
+const char *tk_cacheray_type_name(tk_cacheray_type t);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,13 @@
  * "double"). Without the recorder runtime — a plain `cc` build — every
  * call is a no-op (the runtime's entry points are weak references that
  * stay null) and TK_CACHERAY_NEW/TK_CACHERAY_RESIZE are plain malloc/realloc, so the
- * annotations can stay in the source. See recorder/README.md. */
+ * annotations can stay in the source. See recorder/README.md.
+ *
+ * Unlike libtracekit's calls these take no tk_error: they stand in for
+ * malloc and realloc inside the program being recorded, so they keep
+ * malloc's convention (NULL with errno ENOMEM; the caller frees with
+ * free()), and the annotations cannot fail. Every call is thread-safe: the
+ * runtime records all threads under one lock, in program order. */
 #ifndef TRACEKIT_CACHERAY_RECORD_H
 #define TRACEKIT_CACHERAY_RECORD_H
 

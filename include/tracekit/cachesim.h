@@ -1,7 +1,16 @@
 /* tracekit — cache simulation of Cacheray traces: a hierarchy of any number
  * of levels, per-type (and per-field) statistics from the RTTA records,
  * per-thread statistics, false sharing and reuse distances.
- * Semantics: docs/formats/cacheray.md, "Cache simulation". */
+ * Semantics: docs/formats/cacheray.md, "Cache simulation".
+ *
+ * A tk_cachesim is a handle (<tracekit/tracekit.h>, "Conventions"): made
+ * by tk_cachesim_new, freed by tk_cachesim_free, used by one thread at a
+ * time; distinct simulators are independent (several may run on several
+ * threads). Results are read through the getters at any point; the
+ * pointers they hand out (type and field names, field and sharer arrays)
+ * belong to the simulator and stay valid until it is fed again or freed.
+ * A tk_cachesim_config is a plain value: the config functions touch only
+ * the one given. */
 #ifndef TRACEKIT_CACHESIM_H
 #define TRACEKIT_CACHESIM_H
 
@@ -54,7 +63,7 @@ typedef struct tk_cachesim_config {
                                        per-field statistics, or NULL */
 } tk_cachesim_config;
 
-/* No levels, seed 1, no flags. */
+/* No levels, seed 1, no flags. Cannot fail. */
 void tk_cachesim_config_init(tk_cachesim_config *c);
 /* tracekit's default hierarchy: L1 32 KiB 8-way, L2 1 MiB 16-way, 64-byte
  * lines, LRU, write-back, write-allocate, non-inclusive (replaces any
@@ -77,12 +86,16 @@ tk_status tk_cachesim_config_load(tk_cachesim_config *c, const char *path,
                                   tk_error *err);
 /* Check every level (TK_EUSAGE naming the level and what is wrong). */
 tk_status tk_cachesim_config_check(const tk_cachesim_config *c, tk_error *err);
-const char *tk_cachesim_policy_name(tk_cachesim_policy p); /* "lru", ... */
+/* "lru", "fifo", "plru", "random"; "unknown" (static text). */
+const char *tk_cachesim_policy_name(tk_cachesim_policy p);
 
 /* ---- simulation */
 typedef struct tk_cachesim tk_cachesim;
 
-/* Checks the configuration and loads `debug_info` if set. */
+/* A simulator of configuration `c` (copied). Checks the configuration
+ * (TK_EUSAGE) and loads `debug_info` if set (its errors: TK_EIO,
+ * TK_EMALFORMED, ...). NULL and `err` on failure. Free with
+ * tk_cachesim_free (NULL is fine). */
 tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err);
 void tk_cachesim_free(tk_cachesim *s);
 
@@ -110,6 +123,7 @@ typedef struct tk_cachesim_totals {
     uint64_t zero_size;   /* accesses of 0 bytes: counted, touch no line */
     uint64_t rtta_add, rtta_remove;
 } tk_cachesim_totals;
+/* The counts over every record fed so far, into *t. */
 void tk_cachesim_get_totals(const tk_cachesim *s, tk_cachesim_totals *t);
 
 /* Counts of line accesses at one level. A level below L1 sees the misses
@@ -121,6 +135,8 @@ typedef struct tk_cachesim_level_stats {
     uint64_t writebacks;    /* dirty lines leaving the level */
     uint64_t invalidations; /* lines dropped by an inclusive level below */
 } tk_cachesim_level_stats;
+/* The number of levels; level i's configuration (owned by `s`, NULL past
+ * the end) and counts (zeros past the end). */
 size_t tk_cachesim_levels(const tk_cachesim *s);
 const tk_cachesim_level *tk_cachesim_level_config(const tk_cachesim *s, size_t i);
 void tk_cachesim_get_level(const tk_cachesim *s, size_t i,
@@ -154,6 +170,7 @@ typedef struct tk_cachesim_type {
     size_t nfields;
     const tk_cachesim_field *fields;
 } tk_cachesim_type;
+/* The number of types, and type i into *out (zeros past the end). */
 size_t tk_cachesim_types(const tk_cachesim *s);
 void tk_cachesim_get_type(const tk_cachesim *s, size_t i, tk_cachesim_type *out);
 
@@ -161,7 +178,9 @@ typedef struct tk_cachesim_thread {
     uint64_t id;
     tk_cachesim_counts c;
 } tk_cachesim_thread;
-size_t tk_cachesim_threads(const tk_cachesim *s); /* in order of appearance */
+/* The number of threads, and thread i (in order of appearance) into *out
+ * (zeros past the end). */
+size_t tk_cachesim_threads(const tk_cachesim *s);
 void tk_cachesim_get_thread(const tk_cachesim *s, size_t i, tk_cachesim_thread *out);
 
 /* False sharing: an L1 line written by two or more threads where no byte
@@ -181,9 +200,13 @@ typedef struct tk_cachesim_false_sharing {
     size_t nthreads;
     const tk_cachesim_sharer *threads; /* ordered by first byte */
 } tk_cachesim_false_sharing;
-/* Lines written by 2+ threads, then those with disjoint bytes sorted by
- * alternations (most first). Valid until the simulator is fed again. */
-size_t tk_cachesim_false_sharing_count(tk_cachesim *s, uint64_t *shared_lines);
+/* Build the false-sharing report: *shared_lines (may be NULL) gets the
+ * lines written by 2+ threads, *count those of them with disjoint bytes,
+ * which tk_cachesim_get_false_sharing then gives sorted by alternations
+ * (most first; zeros past the end). TK_ENOMEM leaves *count 0. The report
+ * is valid until the simulator is fed again. */
+tk_status tk_cachesim_false_sharing_count(tk_cachesim *s, size_t *count,
+                                          uint64_t *shared_lines, tk_error *err);
 void tk_cachesim_get_false_sharing(const tk_cachesim *s, size_t i,
                                    tk_cachesim_false_sharing *out);
 
@@ -196,12 +219,16 @@ typedef struct tk_cachesim_reuse {
     uint64_t bucket[TK_CACHESIM_REUSE_BUCKETS];
     size_t nbuckets;        /* buckets up to the last non-empty one */
 } tk_cachesim_reuse;
-/* 0 when reuse distances were not computed. */
+/* 1 and *out filled, or 0 (zeros) when reuse distances were not computed
+ * (no TK_CACHESIM_REUSE). */
 int tk_cachesim_get_reuse(const tk_cachesim *s, tk_cachesim_reuse *out);
 
 /* Everything as one document: levels, types, threads, false sharing
  * (at most `top` lines; 0 = all) and reuse. TK_CACHESIM_TYPES_FIRST puts
- * the type table first (tracekit report). */
+ * the type table first (tracekit report). `file` (may be NULL) names the
+ * trace in the document. TK_ENOMEM when a table could not be built (the
+ * document is then incomplete); write errors are the sink's
+ * (tk_sink_finish). */
 enum { TK_CACHESIM_TYPES_FIRST = 1u << 0 };
 tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *out, const char *file,
                             size_t top, unsigned flags, tk_error *err);

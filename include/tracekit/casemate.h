@@ -1,6 +1,12 @@
 /* tracekit — casemate logs: page-table writes, barriers, TLB maintenance,
  * locks and ghost hints, as s-expressions, one record per transition.
- * Syntax and tracekit's reading of it: docs/formats/casemate.md. */
+ * Syntax and tracekit's reading of it: docs/formats/casemate.md.
+ *
+ * Readers and writers are handles (<tracekit/tracekit.h>, "Conventions"):
+ * made by their _new (NULL and `err` on failure), freed by their _free
+ * (NULL is fine), each used by one thread at a time; distinct handles are
+ * independent. The record functions and name tables touch no handle and
+ * are safe from any thread. */
 #ifndef TRACEKIT_CASEMATE_H
 #define TRACEKIT_CASEMATE_H
 
@@ -131,13 +137,15 @@ typedef struct tk_casemate_record {
 /* ---- reading */
 typedef struct tk_casemate_reader tk_casemate_reader;
 
-/* The reader borrows `in` and starts at its current position. */
+/* The reader borrows `in` and starts at its current position. NULL and
+ * `err` when out of memory. */
 tk_casemate_reader *tk_casemate_reader_new(tk_input *in, tk_error *err);
 void tk_casemate_reader_free(tk_casemate_reader *r);
 
 /* 1 = a record was read, 0 = end of the records (end of input, or a line
- * starting with '!'), -1 = syntax error (`err` set with the 1-based line
- * and column and the record index; reading cannot continue). */
+ * starting with '!'), -1 = syntax error or failed read (`err` set with the
+ * 1-based line and column and the record index; reading cannot continue).
+ * `rec->src` points into the input: valid until the next call on `r`. */
 int tk_casemate_next(tk_casemate_reader *r, tk_casemate_record *rec,
                      tk_error *err);
 
@@ -183,7 +191,9 @@ typedef enum tk_casemate_style {
 
 typedef struct tk_casemate_writer tk_casemate_writer;
 
-/* Writes go through an internal buffer to `out` (not closed by free). */
+/* Writes go through an internal buffer to `out` (borrowed: not closed by
+ * free). NULL and `err` on failure (TK_EUSAGE for a style out of range,
+ * TK_ENOMEM). */
 tk_casemate_writer *tk_casemate_writer_new(FILE *out, tk_casemate_style style,
                                            tk_error *err);
 /* Rejects (TK_EUSAGE) records the reader could not read back: a kind or
@@ -195,11 +205,14 @@ tk_status tk_casemate_write(tk_casemate_writer *w, const tk_casemate_record *rec
  * Records written after it would not be read back. */
 tk_status tk_casemate_write_expected(tk_casemate_writer *w, const char *text,
                                      size_t len, tk_error *err);
+/* Write out the buffer to `out` (without fflush): TK_EIO when that failed.
+ * The record functions above also return TK_EIO when a write failed. */
 tk_status tk_casemate_writer_flush(tk_casemate_writer *w, tk_error *err);
-/* Flushes, then frees. Returns the flush status. */
+/* Flushes, then frees (NULL is fine: TK_OK). Returns the flush status. */
 tk_status tk_casemate_writer_free(tk_casemate_writer *w, tk_error *err);
 
-/* NULL when the writer accepts `rec`, else why not. */
+/* NULL when the writer accepts `rec`, else why not (static text): a
+ * check, not a failure. */
 const char *tk_casemate_record_problem(const tk_casemate_record *rec);
 /* One record as text (no newline) into `buf` of `size` bytes, truncated
  * and NUL-terminated like snprintf; returns the full length. A record
@@ -213,14 +226,15 @@ size_t tk_casemate_format(const tk_casemate_record *rec, tk_casemate_style style
 int tk_casemate_record_equal(const tk_casemate_record *a,
                              const tk_casemate_record *b);
 
-/* ---- names as the log spells them (lower case); "?" when out of range */
+/* ---- names as the log spells them (lower case; static text); "?" when
+ * out of range */
 const char *tk_casemate_kind_name(tk_casemate_kind k);       /* "mem-write" */
 const char *tk_casemate_mem_order_name(tk_casemate_mem_order o); /* "plain" */
 const char *tk_casemate_barrier_name(tk_casemate_barrier b); /* "dsb ish", "isb" */
 const char *tk_casemate_tlbi_name(tk_casemate_tlbi t);       /* "vae2is" */
 const char *tk_casemate_sysreg_name(tk_casemate_sysreg s);   /* "vttbr_el2" */
 const char *tk_casemate_hint_name(tk_casemate_hint h);       /* "set_root_lock" */
-/* 1 when the TLBI operation takes an address operand. */
+/* 1 when the TLBI operation takes an address operand, else 0. */
 int tk_casemate_tlbi_has_operand(tk_casemate_tlbi t);
 
 #ifdef __cplusplus

@@ -4,7 +4,13 @@
  * invalid-clean automaton of every entry, DSB and TLBI scopes, locks,
  * thread ownership and hints) and stops at the first violation, like
  * rems-project/casemate's casemate-check. Semantics, options and the
- * differences from casemate-check: docs/formats/casemate.md, "Checker". */
+ * differences from casemate-check: docs/formats/casemate.md, "Checker".
+ *
+ * A checker is a handle (<tracekit/tracekit.h>, "Conventions"): made by
+ * tk_casemate_check_new, freed by tk_casemate_check_free (NULL is fine),
+ * used by one thread at a time, its getters and printers included (they
+ * read its state); distinct checkers are independent. The code table and
+ * name functions are static and safe from any thread. */
 #ifndef TRACEKIT_CASEMATE_CHECK_H
 #define TRACEKIT_CASEMATE_CHECK_H
 
@@ -30,12 +36,14 @@ typedef struct tk_casemate_check_options {
                                instead of casemate-check's defaults (-S) */
 } tk_casemate_check_options;
 
-/* All zero: casemate-check's defaults without its forced promotion. */
+/* All zero: casemate-check's defaults without its forced promotion.
+ * Cannot fail. */
 void tk_casemate_check_options_init(tk_casemate_check_options *o);
 
 typedef struct tk_casemate_checker tk_casemate_checker;
 
-/* NULL on allocation failure (err set). */
+/* A checker with options `o` (copied; NULL: all zero). NULL and `err`
+ * (TK_ENOMEM) on allocation failure. */
 tk_casemate_checker *tk_casemate_check_new(const tk_casemate_check_options *o, tk_error *err);
 void tk_casemate_check_free(tk_casemate_checker *c);
 
@@ -84,7 +92,7 @@ typedef struct tk_casemate_entry {
 } tk_casemate_entry;
 
 /* 1 and *out filled when the model knows `address` (any byte of the
- * slot); 0 when it does not (uninitialised memory). */
+ * slot); 0 when it does not (uninitialised memory): a lookup. */
 int tk_casemate_check_entry(const tk_casemate_checker *c, uint64_t address, tk_casemate_entry *out);
 
 /* ---- the violation */
@@ -102,10 +110,12 @@ typedef struct tk_casemate_violation {
     size_t nentries;
 } tk_casemate_violation;
 
-/* NULL when there has been none. Valid until the checker is freed. */
+/* The first violation, NULL when there has been none. Owned by the
+ * checker (with everything it points to): valid until it is freed. */
 const tk_casemate_violation *tk_casemate_check_violation(const tk_casemate_checker *c);
 
-/* Every violation code and its message, i = 0 .. count-1. */
+/* Every violation code and its message (static text), i = 0 .. count-1;
+ * NULL past the end. `message` may be NULL. */
 size_t tk_casemate_check_code_count(void);
 const char *tk_casemate_check_code(size_t i, const char **message);
 
@@ -116,14 +126,18 @@ typedef struct tk_casemate_check_stats {
     uint64_t entries, valid, invalid_unclean, invalid_clean;
     uint64_t locks_held, threads, pages;
 } tk_casemate_check_stats;
+/* The model's counts now, into *s. */
 void tk_casemate_check_get_stats(const tk_casemate_checker *c, tk_casemate_check_stats *s);
 
-/* ---- watching: after each feed, tk_casemate_check_touched says whether the
- * record changed or named one of the watched slots. */
+/* ---- watching: tk_casemate_check_watch adds the 8-byte slot holding
+ * `address` to the watched ones (TK_ENOMEM is its only failure). */
 tk_status tk_casemate_check_watch(tk_casemate_checker *c, uint64_t address, tk_error *err);
+/* After a feed: 1 when the record changed or named a watched slot, else 0. */
 int tk_casemate_check_touched(const tk_casemate_checker *c);
 
-/* ---- printing (text; errors of `out` are the caller's to check) */
+/* ---- printing (text). Write errors stay in `out` for the caller to check
+ * (ferror); running out of memory shortens what is printed, so these
+ * never fail. */
 /* One line for an entry: "0x81000=0x0 S2 L1 IU(dsbed, tid 1) root:0x80000
  * ia:0x0-0x3fffffff old:0x400004fd". */
 void tk_casemate_check_print_entry(const tk_casemate_entry *e, FILE *out);
@@ -137,9 +151,11 @@ void tk_casemate_check_print_state(const tk_casemate_checker *c, FILE *out);
  * state: what it prints was captured when the violation happened. */
 void tk_casemate_check_print_context(const tk_casemate_checker *c, FILE *out);
 /* The page-table trees with every entry's state, as a Graphviz digraph;
- * entries related to the violation are outlined. */
+ * entries related to the violation are outlined. TK_ENOMEM, or TK_EIO
+ * when writing failed. */
 tk_status tk_casemate_check_write_dot(const tk_casemate_checker *c, FILE *out, tk_error *err);
 
+/* Names of states and cleaning stages (static text). */
 const char *tk_casemate_state_name(tk_casemate_state s);   /* "V", "IU", "I", "-" */
 const char *tk_casemate_lis_name(tk_casemate_lis l);       /* "unguarded", "dsbed", ... */
 

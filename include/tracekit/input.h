@@ -1,4 +1,9 @@
-/* tracekit — byte input: files, stdin/pipes and memory behind one API. */
+/* tracekit — byte input: files, stdin/pipes and memory behind one API.
+ *
+ * A tk_input is a handle (<tracekit/tracekit.h>, "Conventions"): opened by
+ * tk_input_open, tk_input_from_fd or tk_input_from_memory (NULL with `err`
+ * on failure), closed by tk_input_close, used by one thread at a time —
+ * together with the reader that borrows it. */
 #ifndef TRACEKIT_INPUT_H
 #define TRACEKIT_INPUT_H
 
@@ -18,19 +23,22 @@ typedef struct tk_input tk_input;
  * fills `err` on failure. */
 tk_input *tk_input_open(const char *path, tk_error *err);
 
-/* Read from an already open descriptor (not closed by tk_input_close). */
+/* Read from an already open descriptor (not closed by tk_input_close);
+ * `name` (copied) names it in errors. NULL and `err` on failure. */
 tk_input *tk_input_from_fd(int fd, const char *name, tk_error *err);
 
-/* Read from caller-owned memory, which must outlive the input. */
+/* Read from caller-owned memory, which must outlive the input (nothing is
+ * copied). NULL and `err` when out of memory. */
 tk_input *tk_input_from_memory(const void *data, size_t size, const char *name,
                                tk_error *err);
 
+/* Close the file tk_input_open opened and free `in` (NULL is fine). */
 void tk_input_close(tk_input *in);
 
-/* The name given at open ("-" shows as "<stdin>"). */
+/* The name given at open ("-" shows as "<stdin>"); owned by `in`. */
 const char *tk_input_name(const tk_input *in);
 
-/* Total size in bytes, or -1 when unknown (pipes). */
+/* Total size in bytes, or -1 when unknown (pipes; not an error). */
 int64_t tk_input_size(const tk_input *in);
 
 /* Byte offset of the current position from the start of the input. */
@@ -44,7 +52,8 @@ uint64_t tk_input_offset(const tk_input *in);
 int64_t tk_input_window(tk_input *in, size_t want, const uint8_t **data,
                         tk_error *err);
 
-/* Move the current position forward by `n` bytes (n <= last window). */
+/* Move the current position forward by `n` bytes (n <= last window: that
+ * precondition is the caller's; the call cannot fail). */
 void tk_input_advance(tk_input *in, size_t n);
 
 /* Move the current position forward by `n` bytes, past the window if need
@@ -73,7 +82,8 @@ typedef void (*tk_input_progress_fn)(void *ctx, const tk_input_progress *p);
 /* Call `fn` after each read from a file or pipe (about every 256 KiB of
  * input) on the thread reading the input; NULL stops. `fn` runs inside
  * tk_input_window: it should be cheap (look at a clock, draw now and then)
- * and must not use the input. Memory inputs never call it. */
+ * and must not use the input. Memory inputs never call it. `ctx` is
+ * passed to `fn` as is (not owned). */
 void tk_input_set_progress(tk_input *in, tk_input_progress_fn fn, void *ctx);
 
 /* Count what is read from here on as a new pass (for readers that scan
@@ -81,7 +91,8 @@ void tk_input_set_progress(tk_input *in, tk_input_progress_fn fn, void *ctx);
 void tk_input_new_pass(tk_input *in);
 
 /* Report `to`'s reading through `from`'s hook, as its next pass (for a
- * reader that copies its input to a temporary file and reads that). */
+ * reader that copies its input to a temporary file and reads that). Both
+ * inputs are then used by the same thread. */
 void tk_input_share_progress(tk_input *to, const tk_input *from);
 
 #ifdef __cplusplus

@@ -16,7 +16,11 @@
  *           numbers being ns.
  *   addr    LIST of byte ranges: "LO-HI" (HI excluded, as in
  *           /proc/PID/maps), "ADDR+LEN", or one "ADDR"; decimal or 0x hex.
- *   func    XRay: a function id, "#ID", or a name (with a map). */
+ *   func    XRay: a function id, "#ID", or a name (with a map).
+ *
+ * A tk_selection is immutable once made: readers copy what they need, so
+ * it may be freed once they are set up, and one selection may be handed
+ * to readers on several threads at once. */
 #ifndef TRACEKIT_SELECT_H
 #define TRACEKIT_SELECT_H
 
@@ -31,7 +35,7 @@ typedef struct tk_selection tk_selection;
 
 /* The selection the options of `o` make (an empty one selects every
  * record). NULL with TK_EUSAGE for a value that does not parse, or
- * TK_ENOMEM. Readers borrow it: free it after them. */
+ * TK_ENOMEM. Free with tk_selection_free (NULL is fine). */
 tk_selection *tk_selection_new(const tk_options *o, tk_error *err);
 void tk_selection_free(tk_selection *s);
 
@@ -39,7 +43,7 @@ void tk_selection_free(tk_selection *s);
 int tk_selection_empty(const tk_selection *s);
 
 /* The first selection option given, as the command line spells it
- * ("--thread"), or NULL: for commands that refuse them. */
+ * ("--thread", static text), or NULL: for commands that refuse them. */
 const char *tk_selection_option(const tk_selection *s);
 
 /* Check one option's value alone (key "thread", "range", "addr" or

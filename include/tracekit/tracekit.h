@@ -1,4 +1,48 @@
-/* tracekit — read, validate, write, convert and analyze execution traces. */
+/* tracekit — read, validate, write, convert and analyze execution traces.
+ *
+ * Conventions. Every public header follows these; a function's comment
+ * says only what it adds to them or where it differs.
+ *
+ * Errors. A call that can fail — out of memory, I/O, input that breaks
+ * its format, a bad argument or option — takes a `tk_error *err` as its
+ * last parameter and says so in its return value:
+ *   - tk_status: TK_OK, or the failure's status;
+ *   - a pointer: NULL;
+ *   - an integer (a record read, a count, a kind): -1.
+ * On failure `*err` holds the status, a message and, when there is one,
+ * the place in the trace (<tracekit/error.h>). Test the return value, not
+ * err->status: after a success `*err` is unspecified. `err` must point to
+ * a tk_error of the caller unless the function says it may be NULL.
+ * Outcomes that are not failures stay in the return value and leave `err`
+ * alone: a reader's 0 at the end, an analysis's reason for skipping a
+ * record (tk_xray_account_add's TK_XRAY_ACCOUNT_*), a lookup's NULL or 0
+ * for "no such thing" (tk_format_find). Calls that cannot fail (getters,
+ * predicates, names of enumerations) take no tk_error.
+ *
+ * Ownership. What tk_X_new or tk_X_open returns is freed with tk_X_free
+ * or tk_X_close, which accept NULL (writers' free also flushes and returns
+ * the flush's status; a tk_output ends with commit or abort). Other
+ * returned pointers belong to the library or to the handle they came from
+ * (most are const); the few that the caller frees say so
+ * (tk_xray_demangle, tk_xray_account_rows: free()). Objects handed to a constructor — the
+ * tk_input of a reader, the FILE of a writer or sink — are borrowed: they
+ * must outlive the handle, which never closes them. Options (structs and
+ * tk_options) and selections are read or copied during the call: they
+ * need not outlive it.
+ *
+ * Lifetimes. Pointers into what a reader returns (a record's type name,
+ * payload, arguments, data) stay valid until the next call on that reader;
+ * pointers into a handle's results, until the handle is changed or freed
+ * (each function says which); names of enumerations and statuses forever.
+ *
+ * Threads. A handle is used by one thread at a time (it may move between
+ * threads), together with what it borrows: a reader and its tk_input are
+ * one unit. Distinct handles are independent and may be used concurrently:
+ * there is no global state beyond one-time initialisation. Functions that
+ * take no handle (names of enumerations, probes, tk_selection_check,
+ * tk_xray_demangle, the format registry) are safe to call from any
+ * thread. Environment variables (TMPDIR, TRACEKIT_NO_AVX2, ...) are read
+ * when first needed: do not change them while other threads use tracekit. */
 #ifndef TRACEKIT_TRACEKIT_H
 #define TRACEKIT_TRACEKIT_H
 
@@ -34,6 +78,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library's version, "0.2.0" (static text). */
 const char *tk_version(void);
 #ifdef __cplusplus
 }

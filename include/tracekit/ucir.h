@@ -7,7 +7,15 @@
  *                     threads, delivered in order);
  *   TK_UCIR_USERCORN  usercorn's real ".uc" files: one Snappy framing-format
  *                     stream of little-endian ops (read only).
- * Layout, errata and tracekit's rules: docs/formats/ucir.md. */
+ * Layout, errata and tracekit's rules: docs/formats/ucir.md.
+ *
+ * Readers and writers are handles (<tracekit/tracekit.h>, "Conventions"):
+ * made by their _new (NULL and `err` on failure), freed by their _free
+ * (NULL is fine), each used by one thread at a time. A SPEC reader decodes
+ * frames on worker threads of its own; they never touch the tk_input or
+ * call its progress hook, and tk_ucir_reader_free joins them. Distinct
+ * handles are independent. The name functions and tk_ucir_op_size /
+ * tk_ucir_op_equal touch no handle and are safe from any thread. */
 #ifndef TRACEKIT_UCIR_H
 #define TRACEKIT_UCIR_H
 
@@ -116,17 +124,21 @@ typedef struct tk_ucir_reader_options {
 
 #define TK_UCIR_DEFAULT_MAX_FRAME ((uint64_t)256 << 20)
 
-/* Reads the header (errors: too short, bad magic, unknown version) and
- * starts at the first frame. The reader borrows `in`; `opts` may be NULL. */
+/* Reads the header and starts at the first frame. The reader borrows `in`;
+ * `opts` (copied) may be NULL. NULL and `err` on failure: TK_EMALFORMED
+ * for a header too short, a bad magic or an unknown version; TK_EIO;
+ * TK_ENOMEM. */
 tk_ucir_reader *tk_ucir_reader_new(tk_input *in, const tk_ucir_reader_options *opts,
                                    tk_error *err);
 void tk_ucir_reader_free(tk_ucir_reader *r);
+/* The header read; owned by `r`, valid until it is freed. */
 const tk_ucir_header *tk_ucir_reader_header(const tk_ucir_reader *r);
 
-/* 1 = a record, 0 = end of the trace, -1 = malformed (err: offset = the
- * frame's file offset, record = index, message "frame F +0xM: ..."; the
- * end is sticky). Every FRAME record is followed by the frame's ops;
- * a SYSCALL's nested ops follow it with depth 1. */
+/* 1 = a record, 0 = end of the trace, -1 = malformed or failed (err:
+ * offset = the frame's file offset, record = index, message "frame F
+ * +0xM: ..."; the end is sticky). Every FRAME record is followed by the
+ * frame's ops; a SYSCALL's nested ops follow it with depth 1. The op's
+ * data, args, desc and path belong to `r`: valid until the next call. */
 int tk_ucir_next(tk_ucir_reader *r, tk_ucir_op *op, tk_error *err);
 
 /* ---- selections (<tracekit/select.h>; docs/formats/ucir.md)
@@ -153,6 +165,7 @@ typedef struct tk_ucir_pos {
     uint64_t op_offset;
     int keyframe;           /* its frame is a keyframe */
 } tk_ucir_pos;
+/* Where the record last returned sits, into *pos. */
 void tk_ucir_reader_pos(const tk_ucir_reader *r, tk_ucir_pos *pos);
 
 /* SPEC only: continue at the frame starting at file `offset` (an offset
@@ -161,7 +174,7 @@ void tk_ucir_reader_pos(const tk_ucir_reader *r, tk_ucir_pos *pos);
 tk_status tk_ucir_reader_seek(tk_ucir_reader *r, uint64_t offset, uint64_t frame,
                               uint64_t record, tk_error *err);
 
-/* Records, frames and inflated bytes read so far. */
+/* Records, frames and inflated bytes read so far, into *c. */
 typedef struct tk_ucir_counts {
     uint64_t records, frames, keyframes, inflated, compressed;
 } tk_ucir_counts;
@@ -179,7 +192,8 @@ typedef struct tk_ucir_writer_options {
 } tk_ucir_writer_options;
 
 /* Writes the header (arch_name/os: the 32 bytes as given; variant and
- * version must be SPEC and 0). Output is buffered; `out` is not closed. */
+ * version must be SPEC and 0, else TK_EUSAGE). Output is buffered; `out`
+ * is borrowed, not closed. NULL and `err` on failure. */
 tk_ucir_writer *tk_ucir_writer_new(FILE *out, const tk_ucir_header *h,
                                    const tk_ucir_writer_options *opts, tk_error *err);
 /* A FRAME op closes the open frame and opens one (keyframe as given; its
@@ -189,23 +203,29 @@ tk_ucir_writer *tk_ucir_writer_new(FILE *out, const tk_ucir_header *h,
  * only. TK_EUSAGE for ops the spec cannot hold (.uc kinds, sizes beyond the
  * field, data length != size, nesting errors). */
 tk_status tk_ucir_write(tk_ucir_writer *w, const tk_ucir_op *op, tk_error *err);
-/* Close the open frame now (no-op when none is open). */
+/* Close the open frame now (no-op when none is open): TK_EIO or TK_ENOMEM
+ * when writing or compressing it failed. */
 tk_status tk_ucir_writer_frame_end(tk_ucir_writer *w, tk_error *err);
-/* Closes the open frame, flushes, frees. Returns the first error. */
+/* Closes the open frame, flushes, frees (NULL is fine: TK_OK). Returns
+ * the first error. */
 tk_status tk_ucir_writer_free(tk_ucir_writer *w, tk_error *err);
 
 /* Encoded size of one op in SPEC layout, 0 for kinds it lacks (FRAME: its
- * 10-byte header). */
+ * 10-byte header). Cannot fail. */
 uint64_t tk_ucir_op_size(const tk_ucir_op *op);
 /* 1 when two records have the same kind and equal fields for it. */
 int tk_ucir_op_equal(const tk_ucir_op *a, const tk_ucir_op *b);
 
-/* ---- names */
-const char *tk_ucir_kind_name(tk_ucir_kind k);   /* "mem_write"; "?" */
-const char *tk_ucir_arch_name(uint32_t arch);    /* "x86", ...; NULL */
+/* ---- names (static text) */
+/* "mem_write", ...; "?" for a kind out of range. */
+const char *tk_ucir_kind_name(tk_ucir_kind k);
+/* "x86", "arm64", ...; NULL for an architecture tracekit does not name. */
+const char *tk_ucir_arch_name(uint32_t arch);
 /* Register name ("rax", "x0", "sp") for a Unicorn register enum of x86
  * (mode 64: r-registers, else e-registers; both are named), arm, arm64 or
- * mips; NULL when unknown. tk_ucir_reg_label also answers "reg<N>". */
+ * mips; NULL when unknown. tk_ucir_reg_label also answers "reg<N>": it
+ * returns the name, or writes "reg<N>" into `buf` (of `size` bytes, cut
+ * like snprintf) and returns `buf`. */
 const char *tk_ucir_reg_name(uint32_t arch, uint32_t mode, uint32_t num);
 const char *tk_ucir_reg_label(uint32_t arch, uint32_t mode, uint32_t num, char *buf,
                               size_t size);

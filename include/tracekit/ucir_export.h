@@ -2,7 +2,12 @@
  * trace (timeline, memory and register views in IDA) and drcov coverage
  * (Lighthouse, also read by Ghidra's Dragon Dance and Binary Ninja's
  * bncov). Both replay the trace, so they follow the replay's rules
- * (docs/formats/ucir.md). */
+ * (docs/formats/ucir.md).
+ *
+ * Each export reads `r` (a handle: one thread at a time) from where it is
+ * to the end, writes to `out` (borrowed, not closed) and returns TK_OK or
+ * the failure: the reader's, TK_ENOMEM, or TK_EIO when writing failed.
+ * What was written before a failure stays in `out`. */
 #ifndef TRACEKIT_UCIR_EXPORT_H
 #define TRACEKIT_UCIR_EXPORT_H
 

@@ -1,5 +1,11 @@
 /* tracekit — LLVM XRay traces: basic ("naive") mode v1–3 and FDR v1–5.
- * Spec and quirks: docs/formats/xray.md. */
+ * Spec and quirks: docs/formats/xray.md.
+ *
+ * Readers and writers are handles (<tracekit/tracekit.h>, "Conventions"):
+ * made by their _new (NULL and `err` on failure), freed by their _free
+ * (NULL is fine), each used by one thread at a time; distinct handles are
+ * independent. tk_xray_parse_header, tk_xray_default_header and the name
+ * functions touch no handle and are safe from any thread. */
 #ifndef TRACEKIT_XRAY_H
 #define TRACEKIT_XRAY_H
 
@@ -53,7 +59,8 @@ typedef struct tk_xray_record {
     const uint8_t *data;  /* event payload, valid until the next read */
 } tk_xray_record;
 
-const char *tk_xray_kind_name(tk_xray_kind k); /* "function-enter", ... */
+/* "function-enter", "function-exit", ... (static text). */
+const char *tk_xray_kind_name(tk_xray_kind k);
 
 /* ---- raw FDR records, in file order (what `dump` shows) */
 typedef enum tk_xray_fdr_kind {
@@ -91,15 +98,18 @@ typedef struct tk_xray_fdr_record {
     const uint8_t *payload; /* events: `size` bytes, valid until next read */
 } tk_xray_fdr_record;
 
+/* "new-buffer", "function", ... (static text). */
 const char *tk_xray_fdr_kind_name(tk_xray_fdr_kind k);
 
 /* ---- reading */
 typedef struct tk_xray_reader tk_xray_reader;
 
 /* Reads the header; the reader borrows `in`. Binary traces and llvm-xray's
- * YAML form (detected from the first bytes) are both accepted. */
+ * YAML form (detected from the first bytes) are both accepted. NULL and
+ * `err` on failure (TK_EMALFORMED for a bad header, TK_EIO, TK_ENOMEM). */
 tk_xray_reader *tk_xray_reader_new(tk_input *in, tk_error *err);
 void tk_xray_reader_free(tk_xray_reader *r);
+/* The header read; owned by `r`, valid until it is freed. */
 const tk_xray_header *tk_xray_reader_header(const tk_xray_reader *r);
 
 struct tk_xray_map; /* <tracekit/xray_map.h> */
@@ -113,7 +123,8 @@ struct tk_xray_map; /* <tracekit/xray_map.h> */
  * everything they call. A range needs the first TSC: `in` is read once
  * before (a pipe is first copied to a temporary file in $TMPDIR). `map`
  * resolves a function name (NULL: ids only). Neither `sel` nor `map` is
- * kept. TK_EUSAGE for a selection that does not apply. */
+ * kept. NULL and `err` on failure: TK_EUSAGE for a selection that does
+ * not apply, or tk_xray_reader_new's failures. */
 tk_xray_reader *tk_xray_reader_new_selected(tk_input *in, const tk_selection *sel,
                                             struct tk_xray_map *map, tk_error *err);
 
@@ -126,11 +137,13 @@ tk_xray_reader *tk_xray_reader_new_selected(tk_input *in, const tk_selection *se
  * file, its k-th in time is read (other threads keep their places). This
  * needs a seekable input: standard input is first copied to an unlinked
  * temporary file in $TMPDIR. Structural errors, and FDR blocks that break
- * the record grammar, stop reading: 1 record, 0 end, -1 error. Basic-mode
- * argument payloads are attached to their entry record. */
+ * the record grammar, stop reading: 1 record, 0 end, -1 error (err).
+ * Basic-mode argument payloads are attached to their entry record.
+ * `rec->args` and `rec->data` belong to `r`: valid until the next call. */
 int tk_xray_next(tk_xray_reader *r, tk_xray_record *rec, tk_error *err);
 
-/* How tk_xray_next ordered FDR buffers (known after its first call). */
+/* How tk_xray_next ordered FDR buffers (known after its first call), into
+ * *info. */
 typedef struct tk_xray_order_info {
     uint64_t moved_buffers; /* buffers read in another buffer's place */
     uint64_t threads;       /* threads whose buffers were out of order */
@@ -147,7 +160,9 @@ void tk_xray_reader_order(const tk_xray_reader *r, tk_xray_order_info *info);
 int tk_xray_reader_layout(const tk_xray_reader *r);
 
 /* FDR only: raw records in file order, checked against the block grammar
- * (the verifier). Do not mix with tk_xray_next on one reader. */
+ * (the verifier): 1 record, 0 end, -1 error (err; TK_EUSAGE for a
+ * basic or YAML trace). Do not mix with tk_xray_next on one reader.
+ * `rec->payload` is valid until the next call. */
 int tk_xray_next_fdr(tk_xray_reader *r, tk_xray_fdr_record *rec, tk_error *err);
 
 /* Offset and index of the record last returned (logical records count
@@ -181,16 +196,21 @@ typedef struct tk_xray_writer tk_xray_writer;
 
 /* Uses version, type, bitfield, cycle_frequency and buffer_size of `h`
  * (for basic mode also the header's last 16 bytes from h->raw, so files
- * are rewritten exactly). */
+ * are rewritten exactly). `out` is borrowed, not closed. NULL and `err`
+ * on failure (TK_EUSAGE for a header it cannot write, TK_EIO, TK_ENOMEM). */
 tk_xray_writer *tk_xray_writer_new(FILE *out, const tk_xray_header *h,
                                    tk_error *err);
+/* Write (or buffer) one record: TK_EUNSUPPORTED for an event in basic
+ * mode, TK_EUSAGE for a record the format cannot hold, TK_EIO, TK_ENOMEM. */
 tk_status tk_xray_write(tk_xray_writer *w, const tk_xray_record *rec,
                         tk_error *err);
-/* Writes what is buffered, then frees. Returns the first error seen. */
+/* Writes what is buffered, then frees (NULL is fine: TK_OK). Returns the
+ * first error seen. */
 tk_status tk_xray_writer_free(tk_xray_writer *w, tk_error *err);
 
 /* A header with the defaults of the LLVM 14 runtime for `type` and
- * `version` (constant and non-stop TSC, 1 GHz, 16 KiB FDR buffers). */
+ * `version` (constant and non-stop TSC, 1 GHz, 16 KiB FDR buffers), into
+ * *h. Cannot fail. */
 void tk_xray_default_header(tk_xray_header *h, uint16_t type, uint16_t version);
 
 #ifdef __cplusplus

@@ -1,10 +1,17 @@
 /* tracekit — per-function latency accounting of XRay traces (what
- * `llvm-xray account` computes, with the same statistics). */
+ * `llvm-xray account` computes, with the same statistics).
+ *
+ * An account is a handle (<tracekit/tracekit.h>, "Conventions"): made by
+ * tk_xray_account_new, freed by tk_xray_account_free (NULL is fine), used
+ * by one thread at a time; distinct accounts are independent (their
+ * temporary files too). tk_xray_account_failure_text is safe from any
+ * thread. */
 #ifndef TRACEKIT_XRAY_ACCOUNT_H
 #define TRACEKIT_XRAY_ACCOUNT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <tracekit/error.h>
 #include <tracekit/xray.h>
 
 #ifdef __cplusplus
@@ -50,19 +57,22 @@ typedef enum tk_xray_account_sort {
     TK_XRAY_SORT_FUNC /* by name: the caller sorts, rows come by id */
 } tk_xray_account_sort;
 
-tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o);
+/* An empty account with options `o` (copied; NULL: all zero). NULL when
+ * out of memory (TK_ENOMEM). */
+tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o, tk_error *err);
 void tk_xray_account_free(tk_xray_account *a);
 
 /* Feed one record (events are ignored). Returns TK_XRAY_ACCOUNT_OK, a
- * failure (the record is skipped, state unchanged), or -1 when out of
+ * tk_xray_account_failure (> 0: the record is skipped, state unchanged;
+ * not an error, `err` untouched), or -1 with `err` (TK_ENOMEM) when out of
  * memory. Records of one thread must come in time order: a record in its
  * thread's past is a failure (TK_XRAY_ACCOUNT_TSC_BACK), and so is every
  * record of the thread until its TSC passes the largest again. Threads are
  * independent (unlike llvm-xray, no global TSC floor). */
-int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec);
+int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec, tk_error *err);
 
 /* Open calls of thread `tid`, outermost first: fills up to `cap` ids and
- * returns the depth (for error reports). */
+ * returns the depth (to show where a record that does not match came). */
 size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
                              int32_t *funcs, size_t cap);
 
@@ -72,14 +82,17 @@ size_t tk_xray_account_functions(const tk_xray_account *a);
 /* Latencies written to the temporary file so far. */
 uint64_t tk_xray_account_spilled(const tk_xray_account *a);
 
-/* Rows sorted by `sort` (ties by function id), descending if `descending`.
- * Returns the number of rows in *rows (caller frees), or (size_t)-1 when
- * out of memory or the temporary file could not be read back. Call it
- * after the last record: the first call turns the latencies into the
- * statistics (and frees them); later calls only sort again. */
-size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
-                            int descending, tk_xray_account_row **rows);
+/* Rows sorted by `sort` (ties by function id), descending if `descending`:
+ * *rows (an array the caller frees with free()) and their number in *n.
+ * TK_ENOMEM, or TK_EIO when the temporary file could not be read back;
+ * *rows is then NULL and *n 0, and every later call fails the same way.
+ * Call it after the last record: the first call turns the latencies into
+ * the statistics (and frees them); later calls only sort again. */
+tk_status tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
+                               int descending, tk_xray_account_row **rows, size_t *n,
+                               tk_error *err);
 
+/* Why a record could not be accounted, in words (static text). */
 const char *tk_xray_account_failure_text(tk_xray_account_failure f);
 
 #ifdef __cplusplus

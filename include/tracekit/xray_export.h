@@ -1,5 +1,7 @@
 /* tracekit — XRay exports for viewers: Chrome Trace Event JSON (Perfetto,
- * chrome://tracing). Folded stacks come from tk_xray_stacks_print. */
+ * chrome://tracing). Folded stacks come from tk_xray_stacks_print.
+ *
+ * The export reads a reader handle (one thread at a time) to its end. */
 #ifndef TRACEKIT_XRAY_EXPORT_H
 #define TRACEKIT_XRAY_EXPORT_H
 
@@ -21,7 +23,9 @@ typedef const char *(*tk_xray_name_fn)(void *ctx, int32_t func_id);
  * gets a name record. ts is in microseconds with nanosecond digits,
  * computed exactly from the TSC and the cycle frequency (1 GHz assumed
  * when the trace has none). The output is valid JSON even when reading
- * fails part way (the error is still returned). */
+ * fails part way (the error is still returned: the reader's, TK_EIO when
+ * writing `out` failed, TK_ENOMEM). `out` is not closed; `name` (may be
+ * NULL) is called with `name_ctx` on the calling thread. */
 tk_status tk_xray_write_chrome(tk_xray_reader *r, FILE *out, tk_xray_name_fn name,
                                void *name_ctx, tk_error *err);
 

@@ -1,12 +1,19 @@
 /* tracekit — function call graphs of XRay traces (what `llvm-xray graph`
  * computes), with per-edge and per-function latency statistics, printed as
- * llvm-xray's DOT graph byte for byte. */
+ * llvm-xray's DOT graph byte for byte.
+ *
+ * A graph is a handle (<tracekit/tracekit.h>, "Conventions"): made by
+ * tk_xray_graph_new, freed by tk_xray_graph_free (NULL is fine), used by
+ * one thread at a time; distinct graphs are independent. The functions
+ * without a graph (failure texts, tk_xray_graph_parse_stat,
+ * tk_xray_graph_color) are safe from any thread. */
 #ifndef TRACEKIT_XRAY_GRAPH_H
 #define TRACEKIT_XRAY_GRAPH_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <tracekit/error.h>
 #include <tracekit/xray.h>
 
 #ifdef __cplusplus
@@ -37,29 +44,34 @@ typedef enum tk_xray_graph_failure {
                                         (see TK_XRAY_ACCOUNT_TSC_BACK) */
 } tk_xray_graph_failure;
 
-tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o);
+/* An empty graph with options `o` (copied; NULL: all zero). NULL when out
+ * of memory (TK_ENOMEM). */
+tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o, tk_error *err);
 void tk_xray_graph_free(tk_xray_graph *g);
 
 /* Feed one record (events are ignored). Returns TK_XRAY_GRAPH_OK, a
- * failure (the record is skipped, state unchanged: llvm-xray -k), or -1
- * when out of memory. The records of each thread are taken in the order
- * given; threads are independent. Across threads, llvm-xray's order (all
- * records sorted by TSC) is reconstructed, so outputs match it exactly when
- * each thread's TSCs never decrease. Not after tk_xray_graph_finish. */
-int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *rec);
+ * tk_xray_graph_failure (> 0: the record is skipped, state unchanged:
+ * llvm-xray -k; not an error, `err` untouched), or -1 with `err`
+ * (TK_ENOMEM) when out of memory. The records of each thread are taken in
+ * the order given; threads are independent. Across threads, llvm-xray's
+ * order (all records sorted by TSC) is reconstructed, so outputs match it
+ * exactly when each thread's TSCs never decrease. After
+ * tk_xray_graph_finish records are ignored (0). */
+int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *rec, tk_error *err);
 
 /* Open calls of thread `tid`, outermost first: fills up to `cap` ids and
- * returns the depth (for error reports). */
+ * returns the depth (to show where a record that does not match came). */
 size_t tk_xray_graph_stack(const tk_xray_graph *g, uint32_t tid, int32_t *funcs,
                            size_t cap);
 
+/* The words llvm-xray prints for `f` (static text). */
 const char *tk_xray_graph_failure_text(tk_xray_graph_failure f);
 
 /* Compute the statistics after the last record; times are divided by
  * `cycle_frequency` (seconds) unless it is 0 (TSC ticks stay). Returns
  * TK_OK (later calls do nothing) or TK_ENOMEM (the graph is unusable then:
- * adding returns -1, finishing and printing TK_ENOMEM). */
-tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency);
+ * adding returns -1, finishing and printing TK_ENOMEM, each with `err`). */
+tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency, tk_error *err);
 
 /* Statistics of a set of call durations: an edge's calls, or a function's
  * calls from all its callers. med, p90 and p99 are elements count/2,
@@ -74,8 +86,10 @@ typedef struct tk_xray_graph_stats {
 } tk_xray_graph_stats;
 
 /* After tk_xray_graph_finish, in llvm-xray's (hash) order. Vertices
- * exclude the root; edges from the root have from = 0. Out-of-range
- * indices return -1. */
+ * exclude the root; edges from the root have from = 0. The counts are 0
+ * before finishing. tk_xray_graph_vertex and tk_xray_graph_edge fill the
+ * outputs given (any may be NULL) and return 0, or -1 for an index out of
+ * range (nothing filled; a lookup past the end, not an error). */
 size_t tk_xray_graph_vertices(const tk_xray_graph *g);
 int tk_xray_graph_vertex(const tk_xray_graph *g, size_t i, int32_t *func_id,
                          tk_xray_graph_stats *stats);
@@ -89,9 +103,11 @@ typedef enum tk_xray_graph_stat {
     TK_XRAY_GRAPH_P90, TK_XRAY_GRAPH_P99, TK_XRAY_GRAPH_MAX, TK_XRAY_GRAPH_SUM
 } tk_xray_graph_stat;
 
-/* "none", "count", "min", "med", "90p", "99p", "max", "sum": 0 and *stat
- * set, or -1 for anything else. */
-int tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat);
+/* "none", "count", "min", "med", "90p", "99p", "max", "sum": TK_OK and
+ * *stat set, or TK_EUSAGE ("unknown statistic 'NAME' (none, count, ...)")
+ * for anything else. */
+tk_status tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat,
+                                   tk_error *err);
 
 typedef struct tk_xray_graph_print_options {
     tk_xray_graph_stat edge_label, edge_color, vertex_label, vertex_color;
@@ -105,13 +121,14 @@ typedef struct tk_xray_graph_print_options {
  * escaped; colours from the OrRd scheme at sqrt(value / largest value).
  * (Where llvm-xray divides 0 by 0 — colouring by a statistic that is 0
  * everywhere — and crashes, the lightest colour is used.) Finishes the
- * graph first if needed (with frequency 0). Returns TK_EIO if writing
- * failed, TK_ENOMEM, else TK_OK. */
+ * graph first if needed (with frequency 0). `o` may be NULL (no labels or
+ * colours, ids for names); `out` is flushed, not closed. Returns TK_OK,
+ * TK_EIO if writing failed, or TK_ENOMEM. */
 tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
-                                  const tk_xray_graph_print_options *o);
+                                  const tk_xray_graph_print_options *o, tk_error *err);
 
 /* The colour llvm-xray's OrRd scheme gives `point` in [0, 1] (clamped; NaN
- * counts as 0), as "#RRGGBB" into buf[8]. */
+ * counts as 0), as "#RRGGBB" into buf[8]. Cannot fail. */
 void tk_xray_graph_color(double point, char buf[8]);
 
 #ifdef __cplusplus

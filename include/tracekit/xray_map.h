@@ -1,7 +1,13 @@
 /* tracekit — XRay instrumentation maps (the `xray_instr_map` section of an
  * instrumented binary, or llvm-xray's YAML form of it) and the names and
  * source locations of instrumented functions, as llvm-xray prints them.
- * Format and quirks: docs/formats/xray.md ("Instrumentation map"). */
+ * Format and quirks: docs/formats/xray.md ("Instrumentation map").
+ *
+ * A map is a handle (<tracekit/tracekit.h>, "Conventions"): made by
+ * tk_xray_map_open, freed by tk_xray_map_free (NULL is fine), used by one
+ * thread at a time — its lookups too, which fill its caches. Distinct maps
+ * are independent. tk_xray_demangle, tk_xray_map_demangler and
+ * tk_xray_sled_kind_name take no map and are safe from any thread. */
 #ifndef TRACEKIT_XRAY_MAP_H
 #define TRACEKIT_XRAY_MAP_H
 
@@ -63,11 +69,13 @@ typedef struct tk_xray_sled {
  * big-endian ELF (TK_EUNSUPPORTED), an unsupported machine
  * (TK_EUNSUPPORTED), "no xray_instr_map section ...", a section size that is
  * not a multiple of the 32-byte entry size, a section past the end of the
- * file, an unknown sled kind (> 5). TK_EIO if the file cannot be read. */
+ * file, an unknown sled kind (> 5). TK_EIO if the file cannot be read,
+ * TK_ENOMEM. NULL on failure. */
 tk_xray_map *tk_xray_map_open(const char *path, tk_error *err);
 void tk_xray_map_free(tk_xray_map *m);
 
-/* Sleds, in section order. tk_xray_map_sled returns NULL past the end. */
+/* Sleds, in section order. tk_xray_map_sled returns sled i (owned by the
+ * map, valid until it is freed), NULL past the end. */
 size_t tk_xray_map_count(const tk_xray_map *m);
 const tk_xray_sled *tk_xray_map_sled(const tk_xray_map *m, size_t i);
 
@@ -100,12 +108,15 @@ void tk_xray_map_set_demangle(tk_xray_map *m, int demangle);
  * address>)" when neither knows it. For a YAML map, its non-empty
  * function-name (llvm-xray ignores it and prints "@(...)").
  * m may be NULL (no map): "#<id>" from a thread-local buffer valid for the
- * next 3 calls with a NULL map in the same thread. Never NULL. */
+ * next 3 calls with a NULL map in the same thread. Never NULL: a name that
+ * cannot be made (out of memory) reads "#?" or "@(?)", so naming never
+ * fails. */
 const char *tk_xray_map_name(tk_xray_map *m, int32_t id);
 
 /* As llvm-xray: "(unknown)" if the id is not in the map (or m is NULL),
  * else "basename(file):line:column" of the DWARF line row for the
- * function's address, "<invalid>:0:0" without one. Never NULL. */
+ * function's address, "<invalid>:0:0" without one (also when out of
+ * memory: a location never fails). Never NULL. */
 const char *tk_xray_map_location(tk_xray_map *m, int32_t id);
 
 /* Which demangler is in use: the soname of the libLLVM whose Itanium
@@ -119,9 +130,11 @@ const char *tk_xray_map_demangler(void);
 
 /* Demangle one name as tk_xray_map_name does (and LLVM's symbolizer):
  * Itanium names (starting with _Z) are demangled — with libLLVM, exactly as
- * llvm-cxxfilt prints them — anything else or a failure returns a copy. The
- * caller frees the result; NULL only when out of memory. Thread-safe. */
-char *tk_xray_demangle(const char *name);
+ * llvm-cxxfilt prints them — anything else, or a name the demangler
+ * rejects, comes back as a copy. The caller frees the result with free().
+ * NULL only when out of memory (TK_ENOMEM; `err` may be NULL).
+ * Thread-safe. */
+char *tk_xray_demangle(const char *name, tk_error *err);
 
 /* ---- YAML: the map as `llvm-xray extract` (LLVM 14) prints it:
  *   ---
@@ -131,7 +144,7 @@ char *tk_xray_demangle(const char *name);
  * (one line per sled; hex upper-case, unpadded; version omitted when 0;
  * function-name '' unless `symbolize`). The id of each line is the
  * address -> id of its function, as llvm-xray prints it. TK_EIO if writing
- * fails. */
+ * fails (`out` is flushed, not closed). */
 tk_status tk_xray_map_write_yaml(tk_xray_map *m, FILE *out, int symbolize,
                                  tk_error *err);
 

@@ -1,10 +1,15 @@
 /* tracekit — call-stack aggregation of XRay traces (llvm-xray stack), with
- * folded self-time output for flame graphs. */
+ * folded self-time output for flame graphs.
+ *
+ * A stack set is a handle (<tracekit/tracekit.h>, "Conventions"): made by
+ * tk_xray_stacks_new, freed by tk_xray_stacks_free (NULL is fine), used by
+ * one thread at a time; distinct sets are independent. */
 #ifndef TRACEKIT_XRAY_STACK_H
 #define TRACEKIT_XRAY_STACK_H
 
 #include <stdint.h>
 #include <stdio.h>
+#include <tracekit/error.h>
 #include <tracekit/sink.h>
 #include <tracekit/xray.h>
 
@@ -14,18 +19,20 @@ extern "C" {
 
 typedef struct tk_xray_stacks tk_xray_stacks;
 
-tk_xray_stacks *tk_xray_stacks_new(void);
+/* An empty set; NULL when out of memory (TK_ENOMEM). */
+tk_xray_stacks *tk_xray_stacks_new(tk_error *err);
 void tk_xray_stacks_free(tk_xray_stacks *s);
 
-/* Feed one record. Returns 0, 1 when an exit had no matching entry (the
- * thread's stack is unwound anyway, as llvm-xray does), 2 when the record
- * is in its thread's past and was skipped (see TK_XRAY_ACCOUNT_TSC_BACK in
- * xray_account.h), -1 out of memory.
+/* Feed one record (events are ignored). Returns 0, 1 when an exit had no
+ * matching entry (the thread's stack is unwound anyway, as llvm-xray
+ * does), 2 when the record is in its thread's past and was skipped (see
+ * TK_XRAY_ACCOUNT_TSC_BACK in xray_account.h) — 1 and 2 are not errors,
+ * `err` is untouched — or -1 with `err` (TK_ENOMEM) when out of memory.
  * Whether an exit ends a leaf call is decided per thread (llvm-xray keeps
  * one flag for all threads, which misclassifies interleaved threads). */
-int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *rec);
+int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *rec, tk_error *err);
 
-/* No call was ever entered. */
+/* 1 when no call was ever entered, else 0. */
 int tk_xray_stacks_empty(const tk_xray_stacks *s);
 
 typedef enum tk_xray_stacks_view {
@@ -53,9 +60,11 @@ typedef struct tk_xray_stacks_print_options {
     tk_sink *json;
 } tk_xray_stacks_print_options;
 
-/* Render; returns TK_EIO if writing failed, TK_ENOMEM, else TK_OK. */
+/* Render the stacks to `out` (flushed, not closed; with o->json, into
+ * that sink). Returns TK_OK, TK_EIO if writing failed, or TK_ENOMEM. The
+ * set may be printed again, in any view. */
 tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
-                               const tk_xray_stacks_print_options *o);
+                               const tk_xray_stacks_print_options *o, tk_error *err);
 
 #ifdef __cplusplus
 }

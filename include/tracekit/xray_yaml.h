@@ -1,7 +1,12 @@
 /* tracekit — llvm-xray's YAML trace form (`llvm-xray convert -f yaml`):
  * a streaming writer whose output is byte-identical to llvm-xray 14's, and
  * a streaming reader (libyaml events, flat memory) for what llvm-xray reads
- * and writes. Layout, quoting and quirks: docs/formats/xray.md. */
+ * and writes. Layout, quoting and quirks: docs/formats/xray.md.
+ *
+ * The reader and writer are handles (<tracekit/tracekit.h>,
+ * "Conventions"): made by their _new (NULL and `err` on failure), freed by
+ * their _free (NULL is fine), each used by one thread at a time.
+ * tk_xray_yaml_probe is a pure function, safe from any thread. */
 #ifndef TRACEKIT_XRAY_YAML_H
 #define TRACEKIT_XRAY_YAML_H
 
@@ -39,18 +44,20 @@ extern "C" {
 typedef struct tk_xray_yaml_writer tk_xray_yaml_writer;
 
 /* Writes the header block. Uses version, type, bitfield (bits 0 and 1) and
- * cycle_frequency of `h`. The writer does not close `out`. */
+ * cycle_frequency of `h`. The writer does not close `out`. NULL and `err`
+ * on failure (TK_EUSAGE without a stream or header, TK_ENOMEM). */
 tk_xray_yaml_writer *tk_xray_yaml_writer_new(FILE *out, const tk_xray_header *h,
                                              tk_error *err);
 
 /* One record. `function_name` is the `function:` value; NULL writes what
  * llvm-xray writes without -symbolize: the decimal function id (which LLVM
- * then quotes: '3'). */
+ * then quotes: '3'). TK_EIO when writing failed, TK_ENOMEM. */
 tk_status tk_xray_yaml_write(tk_xray_yaml_writer *w, const tk_xray_record *rec,
                              const char *function_name, tk_error *err);
 
-/* Writes the end of the document ("...") and frees; does not close the
- * stream. Returns the first error seen (TK_EIO for a failed write). */
+/* Writes the end of the document ("...") and frees (NULL is fine: TK_OK);
+ * does not close the stream. Returns the first error seen (TK_EIO for a
+ * failed write). */
 tk_status tk_xray_yaml_writer_free(tk_xray_yaml_writer *w, tk_error *err);
 
 /* ---- reading
@@ -71,17 +78,20 @@ tk_status tk_xray_yaml_writer_free(tk_xray_yaml_writer *w, tk_error *err);
  * line:col (columns count characters), TK_EIO for input errors. */
 typedef struct tk_xray_yaml_reader tk_xray_yaml_reader;
 
-/* Reads up to the first record; the reader borrows `in`. */
+/* Reads up to the first record; the reader borrows `in`. NULL and `err`
+ * on failure (TK_EMALFORMED with line:col, TK_EIO, TK_ENOMEM). */
 tk_xray_yaml_reader *tk_xray_yaml_reader_new(tk_input *in, tk_error *err);
 void tk_xray_yaml_reader_free(tk_xray_yaml_reader *r);
 
 /* The header from the YAML: version, type, bitfield (bit 0 constant-tsc,
  * bit 1 nonstop-tsc) and cycle_frequency; buffer_size 0; raw holds those
- * fields in the binary layout (little-endian) with zero padding. */
+ * fields in the binary layout (little-endian) with zero padding. Owned by
+ * `r`, valid until it is freed. */
 const tk_xray_header *tk_xray_yaml_reader_header(const tk_xray_yaml_reader *r);
 
-/* 1 record, 0 end of records, -1 error. `type` goes to event_type for every
- * kind. args and data are valid until the next call. */
+/* 1 record, 0 end of records, -1 error (err, with line:col). `type` goes
+ * to event_type for every kind. args and data are valid until the next
+ * call. */
 int tk_xray_yaml_next(tk_xray_yaml_reader *r, tk_xray_record *rec, tk_error *err);
 
 /* The `function:` value of the record last returned (NUL-terminated, valid
@@ -90,7 +100,8 @@ int tk_xray_yaml_next(tk_xray_yaml_reader *r, tk_xray_record *rec, tk_error *err
 const char *tk_xray_yaml_reader_function(const tk_xray_yaml_reader *r);
 
 /* Confidence 0..100 that `head` (the first bytes of an input) is an XRay
- * YAML trace: `---`, then a `header:` mapping with version and type keys. */
+ * YAML trace: `---`, then a `header:` mapping with version and type keys.
+ * Cannot fail. */
 int tk_xray_yaml_probe(const uint8_t *head, size_t n);
 
 #ifdef __cplusplus

@@ -32,11 +32,19 @@ struct tk_cacheray_checker {
     int oom;
 };
 
-tk_cacheray_checker *tk_cacheray_checker_new(void)
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+tk_cacheray_checker *tk_cacheray_checker_new(tk_error *err)
 {
     tk_cacheray_checker *c = calloc(1, sizeof *c);
-    if (c)
-        RB_INIT(&c->live);
+    if (!c) {
+        oom(err);
+        return NULL;
+    }
+    RB_INIT(&c->live);
     return c;
 }
 
@@ -173,7 +181,7 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
 
 int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       uint64_t offset, uint64_t index, tk_cacheray_warning *out,
-                      int cap)
+                      int cap, tk_error *err)
 {
     warn_out w = {c, out, cap, 0, offset, index, rec->addr};
     c->nlast = 0;
@@ -184,8 +192,10 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
             warn(&w, TK_CACHERAY_WARN_ZERO_SIZE, 0);
         break;
     case TK_CACHERAY_RTTA_ADD:
-        if (add_region(c, rec, &w) != 0)
+        if (add_region(c, rec, &w) != 0) {
+            oom(err);
             return -1;
+        }
         break;
     case TK_CACHERAY_RTTA_REMOVE: {
         region key = {.start = rec->addr};
@@ -200,5 +210,9 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
         break;
     }
     }
-    return c->oom ? -1 : w.n;
+    if (c->oom) {
+        oom(err);
+        return -1;
+    }
+    return w.n;
 }

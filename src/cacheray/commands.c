@@ -132,11 +132,11 @@ static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
     tk_cacheray_reader *r = tk_cacheray_open(in, o, 0, err);
     if (!r)
         return err->status;
-    tk_cacheray_checker *c = tk_cacheray_checker_new();
+    tk_cacheray_checker *c = tk_cacheray_checker_new(err);
     tk_status st = TK_OK;
     if (!c) {
         tk_cacheray_reader_free(r);
-        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        return err->status;
     }
     tk_cacheray_record rec;
     int rc = 0;
@@ -145,9 +145,9 @@ static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
         if (rec.type <= TK_CACHERAY_WRITE && rec.size)
             continue;
         int n = tk_cacheray_check(c, &rec, tk_cacheray_reader_offset(r),
-                                  tk_cacheray_reader_index(r), NULL, 0);
+                                  tk_cacheray_reader_index(r), NULL, 0, err);
         if (n < 0) {
-            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            st = err->status;
             break;
         }
         /* One record can end many overlapped regions: list them all. */
@@ -180,10 +180,10 @@ static tk_status cr_convert(tk_input *in, const tk_options *o, const char *targe
     tk_cacheray_record rec;
     int rc = 0;
     if (strcmp(target, "jsonl") == 0) {
-        tk_sink *s = tk_fmt_jsonl_sink(out, o);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o, err);
         if (!s) {
             tk_cacheray_reader_free(r);
-            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            return err->status;
         }
         while ((rc = tk_cacheray_next(r, &rec, err)) > 0)
             tk_cacheray_sink_record(s, &rec, tk_cacheray_reader_index(r),

@@ -138,7 +138,7 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     tk_cacheray_reader *r = tk_cacheray_open(in, o, 0, err);
     if (!r)
         return err->status;
-    tk_cacheray_checker *live = tk_cacheray_checker_new();
+    tk_cacheray_checker *live = tk_cacheray_checker_new(err);
     type_stats by_type[4];
     memset(by_type, 0, sizeof by_type);
     tk_map threads, rtta;
@@ -150,7 +150,7 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     tk_status st = TK_OK;
     int rc = 0;
     if (!live)
-        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        st = err->status;
     while (st == TK_OK && (rc = tk_cacheray_next(r, &rec, err)) > 0) {
         records++;
         type_stats *t = &by_type[rec.type];
@@ -177,8 +177,8 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
                 amax = last;
             continue;
         }
-        if (tk_cacheray_check(live, &rec, 0, 0, NULL, 0) < 0) {
-            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        if (tk_cacheray_check(live, &rec, 0, 0, NULL, 0, err) < 0) {
+            st = err->status;
             break;
         }
         if (rec.type == TK_CACHERAY_RTTA_ADD) {

@@ -189,10 +189,10 @@ static tk_status cm_convert(tk_input *in, const tk_options *o, const char *targe
     tk_status st = TK_OK;
     int rc = 0;
     if (strcmp(target, "jsonl") == 0) {
-        tk_sink *s = tk_fmt_jsonl_sink(out, o);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o, err);
         if (!s) {
             tk_casemate_reader_free(r);
-            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            return err->status;
         }
         while ((rc = tk_casemate_next(r, &rec, err)) > 0)
             tk_casemate_sink_record(s, &rec, tk_casemate_reader_index(r),

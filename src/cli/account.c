@@ -285,22 +285,20 @@ int cmd_account(int argc, char **argv)
     tk_error_clear(&err);
     tk_xray_account_row *rows = NULL;
     M = cli_load_map(&c, &rc);
-    tk_xray_account *a = rc == EXIT_OK ? tk_xray_account_new(&A.opt) : NULL;
+    tk_xray_account *a = rc == EXIT_OK ? tk_xray_account_new(&A.opt, &err) : NULL;
     if (rc != EXIT_OK)
         goto done;
     if (!a) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        rc = EXIT_TROUBLE;
+        rc = cli_report(NULL, &err);
         goto done;
     }
     tk_xray_record rec;
     int got;
     uint64_t failures = 0;
     while ((got = tk_xray_next(r, &rec, &err)) > 0) {
-        int f = tk_xray_account_add(a, &rec);
+        int f = tk_xray_account_add(a, &rec, &err);
         if (f < 0) {
-            fprintf(stderr, "tracekit: out of memory\n");
-            rc = EXIT_TROUBLE;
+            rc = cli_report(NULL, &err);
             goto done;
         }
         if (f == TK_XRAY_ACCOUNT_OK)
@@ -321,11 +319,9 @@ int cmd_account(int argc, char **argv)
     if (failures > 20)
         fprintf(stderr, "tracekit: %s: warning: %llu records could not be accounted\n",
                 c.path, (unsigned long long)failures);
-    size_t n = tk_xray_account_rows(a, A.sort, A.descending, &rows);
-    if (n == (size_t)-1) {
-        fprintf(stderr, "tracekit: out of memory (or the temporary file of latencies "
-                        "could not be read)\n");
-        rc = EXIT_TROUBLE;
+    size_t n;
+    if (tk_xray_account_rows(a, A.sort, A.descending, &rows, &n, &err) != TK_OK) {
+        rc = cli_report(NULL, &err);
         goto done;
     }
     if (A.by_name)

@@ -41,9 +41,9 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 int cli_parse_count(const char *arg, uint64_t *v)
 {
-    tk_options *o = tk_options_new();
     tk_error err;
-    int ok = o && tk_options_set(o, "n", arg) == TK_OK &&
+    tk_options *o = tk_options_new(&err);
+    int ok = o && tk_options_set(o, "n", arg, &err) == TK_OK &&
              tk_options_get_u64(o, "n", 0, v, &err) == TK_OK;
     tk_options_free(o);
     return ok ? 0 : -1;
@@ -60,20 +60,16 @@ int cli_init(cli *c, const char *command)
 {
     memset(c, 0, sizeof *c);
     c->command = command;
-    c->opts = tk_options_new();
-    if (!c->opts) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        return EXIT_TROUBLE;
-    }
-    return EXIT_OK;
+    tk_error err;
+    c->opts = tk_options_new(&err);
+    return c->opts ? EXIT_OK : cli_report(NULL, &err);
 }
 
 int cli_set(cli *c, const char *key, const char *value)
 {
-    if (tk_options_set(c->opts, key, value) != TK_OK) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        return EXIT_TROUBLE;
-    }
+    tk_error err;
+    if (tk_options_set(c->opts, key, value, &err) != TK_OK)
+        return cli_report(NULL, &err);
     return EXIT_OK;
 }
 
@@ -228,9 +224,10 @@ int cli_parse(cli *c, int argc, char **argv, const char *shortopts,
 
 tk_sink *cli_sink(cli *c)
 {
-    tk_sink *s = tk_sink_new(stdout, c->json ? TK_SINK_JSON : TK_SINK_TEXT);
+    tk_error err;
+    tk_sink *s = tk_sink_new(stdout, c->json ? TK_SINK_JSON : TK_SINK_TEXT, &err);
     if (!s)
-        fprintf(stderr, "tracekit: out of memory\n");
+        cli_report(NULL, &err);
     else
         tk_sink_set_json_hex(s, c->json_hex);
     return s;
@@ -407,12 +404,12 @@ int cli_write_output(cli *c, const char *path, cli_write_fn fn, void *ctx)
     if (!out)
         return cli_report(NULL, &err);
     FILE *f = tk_output_file(out);
-    tk_sink *json = c->json ? tk_sink_new(f, TK_SINK_JSON) : NULL;
+    tk_sink *json = c->json ? tk_sink_new(f, TK_SINK_JSON, &err) : NULL;
     if (json)
         tk_sink_set_json_hex(json, c->json_hex);
     tk_status st;
     if (c->json && !json) {
-        st = tk_error_set(&err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        st = err.status;
     } else {
         errno = 0;
         st = fn(c, f, json, ctx, &err);

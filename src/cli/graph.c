@@ -51,7 +51,8 @@ static int stat_option(cli *c, const char *what, const char *arg, tk_xray_graph_
 {
     if (!G.styled)
         G.styled = what;
-    if (tk_xray_graph_parse_stat(arg, st) != 0) {
+    tk_error err; /* the message names the option instead */
+    if (tk_xray_graph_parse_stat(arg, st, &err) != TK_OK) {
         cli_usage_error(c->command,
                         "%s takes none, count, min, med, 90p, 99p, max or sum, not '%s'",
                         what, arg);
@@ -171,10 +172,7 @@ static tk_status write_graph(cli *c, FILE *f, tk_sink *json, void *ctx, tk_error
     }
     G.print.name = name_of;
     G.print.name_ctx = o->map;
-    tk_status st = tk_xray_graph_print_dot(o->g, f, &G.print);
-    if (st == TK_ENOMEM)
-        tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    return st;
+    return tk_xray_graph_print_dot(o->g, f, &G.print, err);
 }
 
 int cmd_graph(int argc, char **argv)
@@ -205,22 +203,20 @@ int cmd_graph(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     tk_xray_map *map = cli_load_map(&c, &rc);
-    tk_xray_graph *g = rc == EXIT_OK ? tk_xray_graph_new(&G.opt) : NULL;
+    tk_xray_graph *g = rc == EXIT_OK ? tk_xray_graph_new(&G.opt, &err) : NULL;
     if (rc != EXIT_OK)
         goto done;
     if (!g) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        rc = EXIT_TROUBLE;
+        rc = cli_report(NULL, &err);
         goto done;
     }
     tk_xray_record rec;
     int got;
     uint64_t failures = 0;
     while ((got = tk_xray_next(r, &rec, &err)) > 0) {
-        int f = tk_xray_graph_add(g, &rec);
+        int f = tk_xray_graph_add(g, &rec, &err);
         if (f < 0) {
-            fprintf(stderr, "tracekit: out of memory\n");
-            rc = EXIT_TROUBLE;
+            rc = cli_report(NULL, &err);
             goto done;
         }
         if (f == TK_XRAY_GRAPH_OK)
@@ -241,9 +237,8 @@ int cmd_graph(int argc, char **argv)
         fprintf(stderr, "tracekit: %s: warning: %llu records could not be added\n", c.path,
                 (unsigned long long)failures);
     uint64_t freq = tk_xray_reader_header(r)->cycle_frequency;
-    if (tk_xray_graph_finish(g, freq) != TK_OK) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        rc = EXIT_TROUBLE;
+    if (tk_xray_graph_finish(g, freq, &err) != TK_OK) {
+        rc = cli_report(NULL, &err);
         goto done;
     }
     graph_out out = {g, map, freq};

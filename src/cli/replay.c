@@ -353,7 +353,8 @@ static tk_ucir_index *open_index(cli *c, tk_error *err)
     char def[4096];
     const char *path = R.index;
     if (!path) {
-        if (tk_ucir_index_default_path(c->path, def, sizeof def) != 0)
+        tk_error e; /* no cache directory: replay without an index */
+        if (tk_ucir_index_default_path(c->path, def, sizeof def, &e) != TK_OK)
             return NULL;
         path = def;
     }
@@ -587,9 +588,8 @@ int cmd_replay(int argc, char **argv)
                              tk_ucir_arch_name(h->arch) ? tk_ucir_arch_name(h->arch) : "this architecture");
         goto done;
     }
-    if (!(rp = tk_ucir_replay_new(h)) || !(s = cli_sink(&c))) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        rc = EXIT_TROUBLE;
+    if (!(rp = tk_ucir_replay_new(h, &err)) || !(s = cli_sink(&c))) {
+        rc = rp ? EXIT_TROUBLE : cli_report(NULL, &err); /* cli_sink printed its own */
         goto done;
     }
     tk_status st = TK_OK;

@@ -105,10 +105,7 @@ static tk_status write_stacks(cli *c, FILE *f, tk_sink *json, void *ctx, tk_erro
         .name_ctx = out->map,
         .json = json,
     };
-    tk_status st = tk_xray_stacks_print(out->stacks, f, &o);
-    if (st == TK_ENOMEM)
-        tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    return st;
+    return tk_xray_stacks_print(out->stacks, f, &o, err);
 }
 
 int cmd_stack(int argc, char **argv)
@@ -150,21 +147,19 @@ int cmd_stack(int argc, char **argv)
     tk_error err;
     tk_error_clear(&err);
     tk_xray_map *map = cli_load_map(&c, &rc);
-    tk_xray_stacks *st = rc == EXIT_OK ? tk_xray_stacks_new() : NULL;
+    tk_xray_stacks *st = rc == EXIT_OK ? tk_xray_stacks_new(&err) : NULL;
     if (rc != EXIT_OK)
         goto done;
     if (!st) {
-        fprintf(stderr, "tracekit: out of memory\n");
-        rc = EXIT_TROUBLE;
+        rc = cli_report(NULL, &err);
         goto done;
     }
     tk_xray_record rec;
     int got;
     while ((got = tk_xray_next(r, &rec, &err)) > 0) {
-        int f = tk_xray_stacks_add(st, &rec);
+        int f = tk_xray_stacks_add(st, &rec, &err);
         if (f < 0) {
-            fprintf(stderr, "tracekit: out of memory\n");
-            rc = EXIT_TROUBLE;
+            rc = cli_report(NULL, &err);
             goto done;
         }
         if (f > 0) {

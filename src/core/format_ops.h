@@ -38,8 +38,9 @@ struct tk_format {
 };
 
 /* convert --to jsonl's sink: JSON Lines as dump --json writes them, with
- * the option "json-hex" as --json-hex (docs/json.md). */
-tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o);
+ * the option "json-hex" as --json-hex (docs/json.md). NULL with `err`
+ * filled when out of memory. */
+tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o, tk_error *err);
 
 /* Each format defines one of these in src/<format>/format.c. */
 extern const struct tk_format tk_fmt_cacheray;

@@ -15,7 +15,13 @@ struct tk_options {
     size_t n, cap;
 };
 
-tk_options *tk_options_new(void) { return calloc(1, sizeof(tk_options)); }
+tk_options *tk_options_new(tk_error *err)
+{
+    tk_options *o = calloc(1, sizeof(tk_options));
+    if (!o)
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    return o;
+}
 
 void tk_options_free(tk_options *o)
 {
@@ -29,11 +35,18 @@ void tk_options_free(tk_options *o)
     free(o);
 }
 
-tk_status tk_options_set(tk_options *o, const char *key, const char *value)
+static tk_status nomem(tk_error *err, const char *key)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD,
+                        "out of memory setting option '%s'", key);
+}
+
+tk_status tk_options_set(tk_options *o, const char *key, const char *value,
+                         tk_error *err)
 {
     char *v = strdup(value);
     if (!v)
-        return TK_ENOMEM;
+        return nomem(err, key);
     for (size_t i = 0; i < o->n; i++)
         if (strcmp(o->v[i].key, key) == 0) {
             free(o->v[i].value);
@@ -45,7 +58,7 @@ tk_status tk_options_set(tk_options *o, const char *key, const char *value)
         opt *nv = realloc(o->v, cap * sizeof *nv);
         if (!nv) {
             free(v);
-            return TK_ENOMEM;
+            return nomem(err, key);
         }
         o->v = nv;
         o->cap = cap;
@@ -53,7 +66,7 @@ tk_status tk_options_set(tk_options *o, const char *key, const char *value)
     char *k = strdup(key);
     if (!k) {
         free(v);
-        return TK_ENOMEM;
+        return nomem(err, key);
     }
     o->v[o->n].key = k;
     o->v[o->n++].value = v;

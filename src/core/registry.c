@@ -89,9 +89,9 @@ tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_er
     return TK_OK;
 }
 
-tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o)
+tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o, tk_error *err)
 {
-    tk_sink *s = tk_sink_new(out, TK_SINK_JSON);
+    tk_sink *s = tk_sink_new(out, TK_SINK_JSON, err);
     const char *hex = tk_options_get(o, "json-hex");
     if (s)
         tk_sink_set_json_hex(s, hex && strcmp(hex, "0") != 0);

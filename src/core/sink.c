@@ -70,11 +70,13 @@ struct tk_sink {
     tk_limiter limit;
 };
 
-tk_sink *tk_sink_new(FILE *fp, tk_sink_style style)
+tk_sink *tk_sink_new(FILE *fp, tk_sink_style style, tk_error *err)
 {
     tk_sink *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
+    }
     s->fp = fp;
     s->style = style;
     tk_limiter_init(&s->limit);

@@ -374,10 +374,10 @@ static tk_status uc_convert(tk_input *in, const tk_options *o, const char *targe
     } else if (strcmp(target, "drcov") == 0) {
         st = tk_ucir_export_drcov_window(r, out, from, to, NULL, err);
     } else {
-        tk_sink *s = tk_fmt_jsonl_sink(out, o);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o, err);
         if (!s) {
             tk_ucir_reader_free(r);
-            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            return err->status;
         }
         const tk_ucir_header *h = tk_ucir_reader_header(r);
         tk_ucir_op op;

@@ -289,9 +289,9 @@ static int past_window(const dumper *d)
 
 static tk_status replayed(dumper *d, tk_ucir_reader *r, tk_error *err)
 {
-    d->rp = tk_ucir_replay_new(d->h);
+    d->rp = tk_ucir_replay_new(d->h, err);
     if (!d->rp)
-        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        return err->status;
     d->dis = ucir_disasm_new(d->h->arch, d->h->mode);
     d->pending = ucir_in_window(d->sel, -1);
     tk_ucir_op op;

@@ -111,7 +111,7 @@ tk_status tk_ucir_export_tenet_window(tk_ucir_reader *r, FILE *out, uint64_t fro
     const tk_ucir_header *h = tk_ucir_reader_header(r);
     tenet t;
     memset(&t, 0, sizeof t);
-    t.rp = tk_ucir_replay_new(h);
+    t.rp = tk_ucir_replay_new(h, err);
     t.shown = calloc(RP_NREGS, sizeof *t.shown);
     t.have_shown = calloc(RP_NREGS / 64, sizeof *t.have_shown);
     tk_strbuf mem = {0};
@@ -279,10 +279,10 @@ tk_status tk_ucir_export_drcov_window(tk_ucir_reader *r, FILE *out, uint64_t fro
     drcov d;
     memset(&d, 0, sizeof d);
     tk_map_init(&d.blocks, 1);
-    d.rp = tk_ucir_replay_new(tk_ucir_reader_header(r));
+    d.rp = tk_ucir_replay_new(tk_ucir_reader_header(r), err);
     tk_status st = TK_OK;
     if (!d.rp) {
-        st = oom(err);
+        st = err->status;
         goto done;
     }
     tk_ucir_op op;

@@ -102,13 +102,12 @@ tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     if (!r)
         return err->status;
     const tk_ucir_header *h = tk_ucir_reader_header(r);
-    tk_ucir_replay *rp = tk_ucir_replay_new(h);
+    tk_ucir_replay *rp = tk_ucir_replay_new(h, err);
     report rep;
     memset(&rep, 0, sizeof rep);
     tk_map_init(&rep.pcs, 1);
     tk_map_init(&rep.syscalls, sizeof(uint64_t));
-    tk_status st = rp ? TK_OK
-                      : tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    tk_status st = rp ? TK_OK : err->status;
     tk_ucir_op op;
     tk_ucir_pos pos;
     int rc = 0;

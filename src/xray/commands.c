@@ -302,15 +302,15 @@ static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", "chr
 static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
                               tk_error *err)
 {
-    tk_xray_stacks *s = tk_xray_stacks_new();
+    tk_xray_stacks *s = tk_xray_stacks_new(err);
     if (!s)
-        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        return err->status;
     tk_xray_record rec;
     int rc;
     tk_status st = TK_OK;
     while ((rc = tk_xray_next(r, &rec, err)) > 0)
-        if (tk_xray_stacks_add(s, &rec) < 0) {
-            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        if (tk_xray_stacks_add(s, &rec, err) < 0) {
+            st = err->status;
             break;
         }
     if (rc < 0 && st == TK_OK)
@@ -320,9 +320,7 @@ static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
                                           .threads = TK_XRAY_STACKS_AGGREGATE,
                                           .name = tk_xr_map_name,
                                           .name_ctx = map};
-        st = tk_xray_stacks_print(s, out, &o);
-        if (st != TK_OK)
-            tk_error_set(err, st, TK_NO_OFFSET, TK_NO_RECORD, "writing folded stacks failed");
+        st = tk_xray_stacks_print(s, out, &o, err);
     }
     tk_xray_stacks_free(s);
     return st;
@@ -385,10 +383,10 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
     tk_xray_record rec;
     int rc = 0;
     if (strcmp(target, "jsonl") == 0) {
-        tk_sink *s = tk_fmt_jsonl_sink(out, o);
+        tk_sink *s = tk_fmt_jsonl_sink(out, o, err);
         if (!s) {
             tk_xray_reader_free(r);
-            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            return err->status;
         }
         while ((rc = tk_xray_next(r, &rec, err)) > 0)
             tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));

@@ -152,7 +152,7 @@ const char *tk_xray_map_demangler(void)
 #endif
 }
 
-char *tk_xray_demangle(const char *name)
+char *tk_xray_demangle(const char *name, tk_error *err)
 {
     if (name[0] == '_' && name[1] == 'Z') {
         pthread_once(&llvm_once, llvm_load);
@@ -160,5 +160,8 @@ char *tk_xray_demangle(const char *name)
         if (d)
             return d;
     }
-    return strdup(name);
+    char *copy = strdup(name);
+    if (!copy)
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    return copy;
 }

@@ -31,7 +31,7 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         tk_xray_reader_free(r);
         return err->status;
     }
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_xray_account *a = tk_xray_account_new(NULL, err);
     tk_map threads;
     tk_map_init(&threads, 1);
     uint64_t records = 0, unmatched = 0, past = 0, tmin = UINT64_MAX, tmax = 0;
@@ -39,13 +39,15 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
     tk_xray_record rec;
     int rc = 0;
     if (!a)
-        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        st = err->status;
     while (st == TK_OK && (rc = tk_xray_next(r, &rec, err)) > 0) {
         records++;
         tmin = rec.tsc < tmin ? rec.tsc : tmin;
         tmax = rec.tsc > tmax ? rec.tsc : tmax;
-        int f = tk_xray_account_add(a, &rec);
-        if (f < 0 || !tk_map_u64(&threads, (uint64_t)rec.pid << 32 | rec.tid))
+        int f = tk_xray_account_add(a, &rec, err);
+        if (f < 0)
+            st = err->status;
+        else if (!tk_map_u64(&threads, (uint64_t)rec.pid << 32 | rec.tid))
             st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         unmatched += f > 0 && f != TK_XRAY_ACCOUNT_TSC_BACK;
         past += f == TK_XRAY_ACCOUNT_TSC_BACK; /* skipped, as account -k does */
@@ -54,11 +56,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         st = err->status;
     tk_xray_account_row *rows = NULL;
     size_t n = 0;
-    if (st == TK_OK) {
-        n = tk_xray_account_rows(a, TK_XRAY_SORT_SUM, 1, &rows);
-        if (n == (size_t)-1)
-            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    }
+    if (st == TK_OK)
+        st = tk_xray_account_rows(a, TK_XRAY_SORT_SUM, 1, &rows, &n, err);
     if (st == TK_OK) {
         const tk_xray_header *h = tk_xray_reader_header(r);
         uint64_t f = h->cycle_frequency;

@@ -336,12 +336,14 @@ static char *hex_name(uint64_t addr)
     return strdup(buf);
 }
 
+/* The name of f, NULL when out of memory (tk_xray_map_name then says
+ * "@(?)": a name is never an error, so demangling gets no tk_error). */
 static char *compute_name(tk_xray_map *m, const xm_func *f)
 {
     if (m->yaml) {
         if (!f->yaml_name)
             return hex_name(f->addr);
-        return m->demangle ? tk_xray_demangle(f->yaml_name)
+        return m->demangle ? tk_xray_demangle(f->yaml_name, NULL)
                            : strdup(f->yaml_name);
     }
     const xm_sym *sym = find_symbol(m, f);
@@ -351,7 +353,7 @@ static char *compute_name(tk_xray_map *m, const xm_func *f)
         raw = owned = dwarf_function_name(m, f->addr);
     if (!raw)
         return hex_name(f->addr);
-    char *name = m->demangle ? tk_xray_demangle(raw) : strdup(raw);
+    char *name = m->demangle ? tk_xray_demangle(raw, NULL) : strdup(raw);
     free(owned);
     return name;
 }

@@ -129,7 +129,9 @@ static void false_sharing(void **state)
     st_access(s, 0x4010, 4, 1, 8);
     st_access(s, 0x4020, 4, 1, 9);
     uint64_t shared;
-    size_t n = tk_cachesim_false_sharing_count(s, &shared);
+    size_t n;
+    tk_error err;
+    assert_int_equal(tk_cachesim_false_sharing_count(s, &n, &shared, &err), TK_OK);
     assert_int_equal(shared, 3);
     assert_int_equal(n, 2);
     tk_cachesim_false_sharing fs;

@@ -103,11 +103,12 @@ static int check_warnings(tk_cacheray_checker *c, tk_cacheray_checker *c0,
                           const tk_cacheray_record *rec, uint64_t off,
                           uint64_t index, uint64_t *live_model, int *model_ok)
 {
+    tk_error err;
     tk_cacheray_warning w[4];
-    int n = tk_cacheray_check(c, rec, off, index, w, 4);
+    int n = tk_cacheray_check(c, rec, off, index, w, 4, &err);
     TKF_CHECK(n >= 0, "tk_cacheray_check failed");
     /* a checker given no room must count the same */
-    TKF_CHECK(tk_cacheray_check(c0, rec, off, index, NULL, 0) == n,
+    TKF_CHECK(tk_cacheray_check(c0, rec, off, index, NULL, 0, &err) == n,
               "warning count depends on the room given");
     int empty = 0, wraps = 0, overlaps = 0, unknown = 0, zero = 0;
     for (int i = 0; i < n && i < 4; i++) {
@@ -197,7 +198,7 @@ static void read_pass(const uint8_t *data, size_t size, tk_endian endian,
                   "byte order detected differently through a pipe");
     }
 
-    tk_cacheray_checker *c = tk_cacheray_checker_new(), *c0 = tk_cacheray_checker_new();
+    tk_cacheray_checker *c = tk_cacheray_checker_new(&err), *c0 = tk_cacheray_checker_new(&err);
     TKF_CHECK(c && c0, "tk_cacheray_checker_new failed");
     tkf_memfile wout;
     tkf_memfile_open(&wout);
@@ -439,7 +440,7 @@ static void bad_options(const uint8_t *data, size_t size)
     uint64_t nw;
     tkf_memfile m;
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, TK_SINK_JSON);
+    tk_sink *s = tk_sink_new(m.fp, TK_SINK_JSON, &err);
     TKF_CHECK(s != NULL, "tk_sink_new failed");
     TKF_CHECK(tk_info(f, in, o, s, &err) == TK_EUSAGE, "info --endian middle");
     TKF_CHECK(tk_dump(f, in, o, s, &err) == TK_EUSAGE, "dump --endian middle");

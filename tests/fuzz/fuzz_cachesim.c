@@ -96,7 +96,10 @@ static void check_sums(tk_cachesim *s)
               (unsigned long long)types, (unsigned long long)threads,
               (unsigned long long)t.accesses);
     uint64_t shared;
-    size_t n = tk_cachesim_false_sharing_count(s, &shared);
+    size_t n;
+    tk_error err;
+    TKF_CHECK(tk_cachesim_false_sharing_count(s, &n, &shared, &err) == TK_OK,
+              "false sharing: %s", err.message);
     TKF_CHECK(n <= shared, "more falsely shared lines than shared ones");
     for (size_t i = 0; i < n; i++) {
         tk_cachesim_false_sharing fs;
@@ -117,7 +120,7 @@ static void check_documents(tk_cachesim *s)
         tkf_memfile m;
         tk_error err;
         tkf_memfile_open(&m);
-        tk_sink *sink = tk_sink_new(m.fp, styles[i]);
+        tk_sink *sink = tk_sink_new(m.fp, styles[i], &err);
         TKF_CHECK(tk_cachesim_write(s, sink, "fuzz-input", i ? 3 : 0,
                                     i ? TK_CACHESIM_TYPES_FIRST : 0, &err) == TK_OK,
                   "tk_cachesim_write: %s", err.message);
@@ -227,7 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tk_options *o = tkf_options((const char *const[]){NULL});
     tkf_memfile m;
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, TK_SINK_JSON);
+    tk_sink *s = tk_sink_new(m.fp, TK_SINK_JSON, &err);
     tk_status st = tk_report(f, in, o, s, &err);
     TKF_CHECK(st == TK_OK || st == TK_EMALFORMED, "report returned %d", (int)st);
     TKF_CHECK(tk_sink_finish(s, &err) == TK_OK, "sink");

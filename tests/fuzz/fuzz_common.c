@@ -284,11 +284,12 @@ size_t tkf_check_text_lines(const char *text, size_t len)
 
 tk_options *tkf_options(const char *const *kv)
 {
-    tk_options *o = tk_options_new();
+    tk_error err;
+    tk_options *o = tk_options_new(&err);
     TKF_CHECK(o != NULL, "tk_options_new failed");
     for (size_t i = 0; kv && kv[i]; i += 2)
-        TKF_CHECK(tk_options_set(o, kv[i], kv[i + 1]) == TK_OK,
-                  "tk_options_set(%s) failed", kv[i]);
+        TKF_CHECK(tk_options_set(o, kv[i], kv[i + 1], &err) == TK_OK,
+                  "tk_options_set(%s) failed: %s", kv[i], err.message);
     return o;
 }
 
@@ -342,12 +343,13 @@ typedef struct cmd_result {
 static void run_cmd(int cmd, const tk_format *f, tk_input *in,
                     const tk_options *o, tk_sink_style style, cmd_result *res)
 {
+    tk_error err;
     tkf_memfile m;
     tk_error ferr;
     TKF_CHECK(tk_input_rewind(in, &res->err) == TK_OK, "rewinding memory failed");
     tk_error_clear(&res->err);
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, style);
+    tk_sink *s = tk_sink_new(m.fp, style, &err);
     TKF_CHECK(s != NULL, "tk_sink_new failed");
     TKF_CHECK(tk_sink_get_style(s) == style, "sink style lost");
     res->nwarnings = 12345;
@@ -419,8 +421,8 @@ void tkf_run_commands(const char *format, const uint8_t *data, size_t size,
     snprintf(skip, sizeof skip, "%llu", (unsigned long long)nskip);
     snprintf(limit, sizeof limit, "%llu", (unsigned long long)nlimit);
     tk_options *ow = tkf_options(kv);
-    TKF_CHECK(tk_options_set(ow, "skip", skip) == TK_OK &&
-              tk_options_set(ow, "limit", limit) == TK_OK, "tk_options_set");
+    TKF_CHECK(tk_options_set(ow, "skip", skip, &err) == TK_OK &&
+              tk_options_set(ow, "limit", limit, &err) == TK_OK, "tk_options_set");
     uint64_t avail = ex->records > nskip ? ex->records - nskip : 0;
     uint64_t shown = avail < nlimit ? avail : nlimit;
 
@@ -485,11 +487,11 @@ void tkf_run_commands(const char *format, const uint8_t *data, size_t size,
     /* a bad common option is a usage error */
     const char *const neg[] = {"skip", "-1", NULL};
     tk_options *on = tkf_options(kv);
-    TKF_CHECK(tk_options_set(on, neg[0], neg[1]) == TK_OK, "tk_options_set");
+    TKF_CHECK(tk_options_set(on, neg[0], neg[1], &err) == TK_OK, "tk_options_set");
     TKF_CHECK(tk_input_rewind(in, &err) == TK_OK, "rewind");
     tkf_memfile nm;
     tkf_memfile_open(&nm);
-    tk_sink *ns = tk_sink_new(nm.fp, TK_SINK_TEXT);
+    tk_sink *ns = tk_sink_new(nm.fp, TK_SINK_TEXT, &err);
     TKF_CHECK(ns != NULL, "tk_sink_new failed");
     TKF_CHECK(tk_dump(f, in, on, ns, &err) == TK_EUSAGE, "dump --skip -1 returned %d",
               (int)err.status);

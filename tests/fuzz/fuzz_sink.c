@@ -40,13 +40,14 @@ static const char *const keys[] = {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    tk_error err;
     prog g = {data, data + size};
     unsigned mode = next_byte(&g);
     tk_sink_style style = mode & 1 ? TK_SINK_JSON : TK_SINK_TEXT;
     int leave_open = (mode & 2) != 0;
     tkf_memfile m;
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, style);
+    tk_sink *s = tk_sink_new(m.fp, style, &err);
     TKF_CHECK(s != NULL, "tk_sink_new failed");
     tk_sink_set_json_hex(s, (mode & 4) != 0);
 
@@ -129,7 +130,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             tk_sink_record_end(s);
     }
-    tk_error err;
     tk_error_clear(&err);
     TKF_CHECK(tk_sink_finish(s, &err) == TK_OK, "tk_sink_finish: %s", err.message);
     tk_sink_free(s);

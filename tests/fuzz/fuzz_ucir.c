@@ -197,7 +197,7 @@ static uint64_t check_replay(const uint8_t *data, size_t size, const recs *one)
         TKF_CHECK(in != NULL, "input");
         tk_ucir_reader *r = tk_ucir_reader_new(in, NULL, &err);
         TKF_CHECK(r != NULL, "reader");
-        tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r));
+        tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r), &err);
         TKF_CHECK(rp != NULL, "replay");
         tk_ucir_replay_info info;
         if (pass == 0) {
@@ -243,7 +243,7 @@ static tk_status run_replaying(const uint8_t *data, size_t size, const recs *one
     TKF_CHECK(in != NULL, "input");
     tkf_memfile m;
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, style);
+    tk_sink *s = tk_sink_new(m.fp, style, &err);
     TKF_CHECK(s != NULL, "sink");
     const tk_format *f = tk_format_find(one->h.variant == TK_UCIR_SPEC ? "ucir" : "usercorn");
     tk_status st = report ? tk_report(f, in, NULL, s, &err) : tk_dump(f, in, NULL, s, &err);

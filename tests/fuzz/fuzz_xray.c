@@ -580,6 +580,7 @@ enum { C_INFO, C_DUMP, C_VALIDATE, C_VALIDATE_QUIET };
 static void run(int cmd, const uint8_t *data, size_t size, const char *const *kv,
                 tk_sink_style style, cmd_out *o)
 {
+    tk_error err;
     const tk_format *f = tk_format_find("xray");
     TKF_CHECK(f != NULL, "no xray format");
     tk_options *opts = tkf_options(kv);
@@ -587,7 +588,7 @@ static void run(int cmd, const uint8_t *data, size_t size, const char *const *kv
     tk_input *in = tk_input_from_memory(data, size, "fuzz-input", &o->err);
     tkf_memfile m;
     tkf_memfile_open(&m);
-    tk_sink *s = tk_sink_new(m.fp, style);
+    tk_sink *s = tk_sink_new(m.fp, style, &err);
     TKF_CHECK(s != NULL, "tk_sink_new");
     o->nwarnings = 777;
     switch (cmd) {
@@ -765,12 +766,13 @@ static void commands_pass(const uint8_t *data, size_t size, const seen *s)
 static size_t account_pass(const recs *l, int deduce, uint64_t memory_limit,
                            tk_xray_account_row **rows)
 {
+    tk_error err;
     tk_xray_account_options o = {.deduce_sibling_calls = deduce,
                                  .memory_limit = memory_limit};
-    tk_xray_account *a = tk_xray_account_new(&o);
+    tk_xray_account *a = tk_xray_account_new(&o, &err);
     TKF_CHECK(a != NULL, "tk_xray_account_new failed");
     for (size_t i = 0; i < l->n; i++) {
-        int rc = tk_xray_account_add(a, &l->v[i].r);
+        int rc = tk_xray_account_add(a, &l->v[i].r, &err);
         TKF_CHECK(rc >= 0, "account: out of memory at record %zu", i);
         if (rc != TK_XRAY_ACCOUNT_OK) {
             int32_t stack[4];
@@ -778,8 +780,9 @@ static size_t account_pass(const recs *l, int deduce, uint64_t memory_limit,
             TKF_CHECK(tk_xray_account_failure_text(rc)[0] != '\0', "failure without text");
         }
     }
-    size_t n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, rows);
-    TKF_CHECK(n != (size_t)-1, "account rows failed");
+    size_t n;
+    TKF_CHECK(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, rows, &n, &err) == TK_OK,
+              "account rows failed: %s", err.message);
     TKF_CHECK(n == tk_xray_account_functions(a), "%zu rows for %zu functions", n,
               tk_xray_account_functions(a));
     for (size_t i = 0; i < n; i++) {
@@ -801,10 +804,11 @@ static const char *no_name(void *ctx, int32_t id)
 
 static void stacks_pass(const recs *l)
 {
-    tk_xray_stacks *s = tk_xray_stacks_new();
+    tk_error err;
+    tk_xray_stacks *s = tk_xray_stacks_new(&err);
     TKF_CHECK(s != NULL, "tk_xray_stacks_new failed");
     for (size_t i = 0; i < l->n; i++)
-        TKF_CHECK(tk_xray_stacks_add(s, &l->v[i].r) >= 0, "stacks: out of memory");
+        TKF_CHECK(tk_xray_stacks_add(s, &l->v[i].r, &err) >= 0, "stacks: out of memory");
     for (int view = TK_XRAY_STACKS_TOP; view <= TK_XRAY_STACKS_JSON; view++)
         for (int th = TK_XRAY_STACKS_ALL_THREADS; th <= TK_XRAY_STACKS_AGGREGATE; th++) {
             tk_xray_stacks_print_options po = {.view = (tk_xray_stacks_view)view,
@@ -813,7 +817,7 @@ static void stacks_pass(const recs *l)
                                                .name = no_name};
             tkf_memfile m;
             tkf_memfile_open(&m);
-            tk_status st = tk_xray_stacks_print(s, m.fp, &po);
+            tk_status st = tk_xray_stacks_print(s, m.fp, &po, &err);
             tkf_memfile_close(&m);
             TKF_CHECK(st == TK_OK, "stacks print (view %d, threads %d): %d", view, th,
                       (int)st);
@@ -826,12 +830,13 @@ static void stacks_pass(const recs *l)
 
 static void graph_pass(const recs *l, int deduce)
 {
+    tk_error err;
     tk_xray_graph_options o = {.deduce_sibling_calls = deduce};
-    tk_xray_graph *g = tk_xray_graph_new(&o);
+    tk_xray_graph *g = tk_xray_graph_new(&o, &err);
     TKF_CHECK(g != NULL, "tk_xray_graph_new failed");
     for (size_t i = 0; i < l->n; i++)
-        TKF_CHECK(tk_xray_graph_add(g, &l->v[i].r) >= 0, "graph: out of memory");
-    TKF_CHECK(tk_xray_graph_finish(g, 1000) == TK_OK, "graph finish failed");
+        TKF_CHECK(tk_xray_graph_add(g, &l->v[i].r, &err) >= 0, "graph: out of memory");
+    TKF_CHECK(tk_xray_graph_finish(g, 1000, &err) == TK_OK, "graph finish failed");
     for (size_t i = 0; i < tk_xray_graph_edges(g); i++) {
         int32_t from, to;
         tk_xray_graph_stats st;
@@ -850,7 +855,7 @@ static void graph_pass(const recs *l, int deduce)
                                       TK_XRAY_GRAPH_P99, TK_XRAY_GRAPH_MIN, no_name, NULL};
     tkf_memfile m;
     tkf_memfile_open(&m);
-    TKF_CHECK(tk_xray_graph_print_dot(g, m.fp, &po) == TK_OK, "graph dot failed");
+    TKF_CHECK(tk_xray_graph_print_dot(g, m.fp, &po, &err) == TK_OK, "graph dot failed");
     tkf_memfile_close(&m);
     TKF_CHECK(m.len >= 2 && memcmp(m.buf + m.len - 2, "}\n", 2) == 0,
               "DOT output does not end with }");

@@ -39,7 +39,7 @@ static char *dump_json(const ub *b, const char *format)
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
-    tk_sink *s = tk_sink_new(fp, TK_SINK_JSON);
+    tk_sink *s = tk_sink_new(fp, TK_SINK_JSON, &err);
     tk_status st = tk_dump(tk_format_find(format), in, NULL, s, &err);
     if (st != TK_OK)
         fail_msg("dump: %s", err.message);

@@ -46,13 +46,13 @@ static void expect_mem(tk_ucir_replay *rp, uint64_t addr, const char *hex_or_unk
 static void test_spec_demo_states(void **state)
 {
     (void)state;
+    tk_error err;
     ub b = {0};
     ub_spec_demo(&b);
     tk_input *in;
     tk_ucir_reader *r = reader_mem(&b, &in);
-    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r));
+    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r), &err);
     tk_ucir_replay_info info;
-    tk_error err;
 
     assert_int_equal(tk_ucir_replay_run_to(rp, r, 0, &err), 1);
     tk_ucir_replay_info_get(rp, &info);
@@ -111,6 +111,7 @@ static void test_spec_demo_states(void **state)
 static void test_later_keyframes_skipped(void **state)
 {
     (void)state;
+    tk_error err;
     ub b = {0};
     ub_spec_header(&b, 4, 8, "x86_64", "linux");
     ub_frame_hex(&b, 1, 1, "04 0023 0000000000000001");
@@ -119,8 +120,7 @@ static void test_later_keyframes_skipped(void **state)
     ub_frame_hex(&b, 0, 2, "03 00000004 | 04 0023 0000000000000005");
     tk_input *in;
     tk_ucir_reader *r = reader_mem(&b, &in);
-    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r));
-    tk_error err;
+    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r), &err);
     assert_int_equal(tk_ucir_replay_run_to(rp, r, 0, &err), 1);
     assert_int_equal(reg(rp, RAX), 2);
     assert_int_equal(tk_ucir_replay_run_all(rp, r, &err), 0);
@@ -142,6 +142,7 @@ static void test_later_keyframes_skipped(void **state)
 static void test_maps_and_unmaps(void **state)
 {
     (void)state;
+    tk_error err;
     ub b = {0};
     ub_spec_header(&b, 4, 8, "x86_64", "linux");
     ub_frame_hex(&b, 1, 5,
@@ -152,8 +153,7 @@ static void test_maps_and_unmaps(void **state)
                  "02 0000000000001000 00000001");
     tk_input *in;
     tk_ucir_reader *r = reader_mem(&b, &in);
-    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r));
-    tk_error err;
+    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r), &err);
     assert_int_equal(tk_ucir_replay_run_all(rp, r, &err), 0);
     tk_ucir_map m[8];
     assert_int_equal(tk_ucir_replay_maps(rp, m, 8), 3);
@@ -183,6 +183,7 @@ static void test_maps_and_unmaps(void **state)
 static void test_uc_attribution(void **state)
 {
     (void)state;
+    tk_error err;
     ub ops = {0};
     ub_hex(&ops, "02 0000000000000000 01000000  05 2c00 0070000000000000");
     ub_hex(&ops, "01 0000000000000000 06000000"
@@ -198,9 +199,8 @@ static void test_uc_attribution(void **state)
     ub_uc_chunks(&b, ops.p, ops.len, 7);
     tk_input *in;
     tk_ucir_reader *r = reader_mem(&b, &in);
-    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r));
+    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r), &err);
     tk_ucir_replay_info info;
-    tk_error err;
     assert_int_equal(tk_ucir_replay_run_to(rp, r, 0, &err), 1);
     tk_ucir_replay_info_get(rp, &info);
     assert_int_equal(info.instruction, 0);
@@ -496,7 +496,7 @@ static void test_seek_matches_linear(void **state)
     assert_true(a && b);
     tk_input *lin_in;
     tk_ucir_reader *lin = reader_file(trace, &lin_in, 1);
-    tk_ucir_replay *lrp = tk_ucir_replay_new(tk_ucir_reader_header(lin));
+    tk_ucir_replay *lrp = tk_ucir_replay_new(tk_ucir_reader_header(lin), &err);
     for (int i = 0; i < 40; i++) {
         assert_int_equal(tk_ucir_replay_run_to(lrp, lin, targets[i], &err), 1);
         take(lrp, a);
@@ -504,7 +504,7 @@ static void test_seek_matches_linear(void **state)
 
         tk_input *sin;
         tk_ucir_reader *sr = reader_file(trace, &sin, (unsigned)(1 + i % 2));
-        tk_ucir_replay *srp = tk_ucir_replay_new(tk_ucir_reader_header(sr));
+        tk_ucir_replay *srp = tk_ucir_replay_new(tk_ucir_reader_header(sr), &err);
         assert_int_equal(tk_ucir_replay_seek(srp, sr, ix, targets[i], &err), TK_OK);
         assert_int_equal(tk_ucir_replay_run_to(srp, sr, targets[i], &err), 1);
         take(srp, b);
@@ -548,6 +548,38 @@ static void test_seek_matches_linear(void **state)
     tu_rmdir(dir);
 }
 
+/* The default index path: under $XDG_CACHE_HOME, else ~/.cache; every way
+ * it can fail gives a status and a message. */
+static void test_index_default_path(void **state)
+{
+    (void)state;
+    char *dir = tu_tmpdir();
+    char trace[512], buf[1024], want[600];
+    snprintf(trace, sizeof trace, "%s", tu_path(dir, "t.ucir"));
+    tu_write_file(trace, "UCIR", 4);
+    tk_error err;
+    assert_int_equal(setenv("XDG_CACHE_HOME", dir, 1), 0);
+    assert_int_equal(tk_ucir_index_default_path(trace, buf, sizeof buf, &err), TK_OK);
+    snprintf(want, sizeof want, "%s/tracekit/ucir-", dir);
+    assert_memory_equal(buf, want, strlen(want));
+    assert_int_equal(tk_ucir_index_default_path(trace, buf, 8, &err), TK_EUSAGE);
+    assert_non_null(strstr(err.message, "the buffer has 8"));
+    assert_int_equal(tk_ucir_index_default_path(tu_path(dir, "none"), buf, sizeof buf, &err),
+                     TK_EIO);
+    assert_non_null(strstr(err.message, "none"));
+    assert_int_equal(unsetenv("XDG_CACHE_HOME"), 0);
+    const char *home = getenv("HOME");
+    char *saved = home ? strdup(home) : NULL;
+    assert_int_equal(unsetenv("HOME"), 0);
+    assert_int_equal(tk_ucir_index_default_path(trace, buf, sizeof buf, &err),
+                     TK_EUNSUPPORTED);
+    if (saved)
+        assert_int_equal(setenv("HOME", saved, 1), 0);
+    free(saved);
+    rmdir(tu_path(dir, "tracekit"));
+    tu_rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_seek_matches_linear),
         cmocka_unit_test(test_tenet_demo),
         cmocka_unit_test(test_drcov_demo),
+        cmocka_unit_test(test_index_default_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,9 +36,9 @@ static void load(summary *s)
         assert_int_equal(s->recs.offset[i], b[i]);
         s->by_tag[d[b[i]]]++;
     }
-    tk_cacheray_checker *c = tk_cacheray_checker_new();
+    tk_cacheray_checker *c = tk_cacheray_checker_new(&err);
     for (size_t i = 0; i < nb; i++) {
-        int k = tk_cacheray_check(c, &s->recs.v[i], b[i], i, NULL, 0);
+        int k = tk_cacheray_check(c, &s->recs.v[i], b[i], i, NULL, 0, &err);
         assert_true(k >= 0);
         s->warnings += (uint64_t)k;
     }

@@ -13,7 +13,8 @@ static tk_cacheray_warning w[16];
 static int setup(void **state)
 {
     (void)state;
-    chk = tk_cacheray_checker_new();
+    tk_error err;
+    chk = tk_cacheray_checker_new(&err);
     return chk ? 0 : -1;
 }
 
@@ -26,20 +27,23 @@ static int teardown(void **state)
 
 static int access_(uint8_t size)
 {
+    tk_error err;
     tk_cacheray_record r = {TK_CACHERAY_READ, 0, size, 0x1234, 0, 0, 0, 0, NULL};
-    return tk_cacheray_check(chk, &r, 0x36, 3, w, 16);
+    return tk_cacheray_check(chk, &r, 0x36, 3, w, 16, &err);
 }
 
 static int add(uint64_t addr, uint32_t elemsize, uint32_t elemcount)
 {
+    tk_error err;
     tk_cacheray_record r = {TK_CACHERAY_RTTA_ADD, 0, 0, addr, 0, elemsize, elemcount, 1, "T"};
-    return tk_cacheray_check(chk, &r, 0x100, 9, w, 16);
+    return tk_cacheray_check(chk, &r, 0x100, 9, w, 16, &err);
 }
 
 static int rm(uint64_t addr)
 {
+    tk_error err;
     tk_cacheray_record r = {TK_CACHERAY_RTTA_REMOVE, 0, 0, addr, 0, 0, 0, 0, NULL};
-    return tk_cacheray_check(chk, &r, 0x200, 11, w, 16);
+    return tk_cacheray_check(chk, &r, 0x200, 11, w, 16, &err);
 }
 
 static void expect_warning(int i, tk_cacheray_warning_kind kind, const char *code,
@@ -54,13 +58,14 @@ static void expect_warning(int i, tk_cacheray_warning_kind kind, const char *cod
 static void test_zero_size(void **state)
 {
     (void)state;
+    tk_error err;
     assert_int_equal(access_(4), 0);
     assert_int_equal(access_(0), 1);
     expect_warning(0, TK_CACHERAY_WARN_ZERO_SIZE, "zero-size", "access of 0 bytes", 0x1234);
     assert_int_equal(w[0].offset, 0x36);
     assert_int_equal(w[0].record, 3);
     tk_cacheray_record wr = {TK_CACHERAY_WRITE, TK_CACHERAY_ATOMIC, 0, 9, 0, 0, 0, 0, NULL};
-    assert_int_equal(tk_cacheray_check(chk, &wr, 0, 0, w, 16), 1);
+    assert_int_equal(tk_cacheray_check(chk, &wr, 0, 0, w, 16, &err), 1);
     assert_int_equal(tk_cacheray_checker_live(chk), 0);
 }
 
@@ -125,18 +130,19 @@ static void test_overlap_same_start_and_inside(void **state)
 static void test_overlap_many_capped(void **state)
 {
     (void)state;
+    tk_error err;
     for (uint64_t i = 0; i < 5; i++)
         assert_int_equal(add(0x1000 + 0x100 * i, 0x10, 1), 0);
     tk_cacheray_record big = {TK_CACHERAY_RTTA_ADD, 0, 0, 0x800, 0, 0x1000, 1, 0, NULL};
     tk_cacheray_warning two[2];
     memset(two, 0, sizeof two);
     /* all five counted, only `cap` written */
-    assert_int_equal(tk_cacheray_check(chk, &big, 0, 0, two, 2), 5);
+    assert_int_equal(tk_cacheray_check(chk, &big, 0, 0, two, 2, &err), 5);
     assert_int_equal(two[0].other_addr, 0x1000);
     assert_int_equal(two[1].other_addr, 0x1100);
     assert_int_equal(tk_cacheray_checker_live(chk), 1);
     tk_cacheray_record again = big;
-    assert_int_equal(tk_cacheray_check(chk, &again, 0, 0, NULL, 0), 1);
+    assert_int_equal(tk_cacheray_check(chk, &again, 0, 0, NULL, 0, &err), 1);
 }
 
 static void test_empty_region(void **state)
@@ -192,11 +198,12 @@ static void test_region_ends_at_top(void **state)
 static void test_warnings_beyond_cap(void **state)
 {
     (void)state;
+    tk_error err;
     for (uint64_t i = 0; i < 20; i++)
         assert_int_equal(add(0x10000 + 0x100 * i, 0x10, 1), 0);
     tk_cacheray_record r = {TK_CACHERAY_RTTA_ADD, 0, 0, 0x10000, 0, 0x100, 20, 1, "T"};
     tk_cacheray_warning one[1];
-    assert_int_equal(tk_cacheray_check(chk, &r, 0x200, 21, one, 1), 20);
+    assert_int_equal(tk_cacheray_check(chk, &r, 0x200, 21, one, 1, &err), 20);
     assert_int_equal(one[0].other_addr, 0x10000);
     const tk_cacheray_warning *all = tk_cacheray_checker_warnings(chk);
     for (int i = 0; i < 20; i++) {
@@ -267,6 +274,7 @@ static int model_check(model *m, const tk_cacheray_record *r, tk_cacheray_warnin
 static void test_random_against_model(void **state)
 {
     (void)state;
+    tk_error err;
     static model m;
     memset(&m, 0, sizeof m);
     uint64_t rs = 99;
@@ -284,7 +292,7 @@ static void test_random_against_model(void **state)
             r.elemcount = (uint32_t)tu_rand_below(&rs, 4);
         }
         int nw = model_check(&m, &r, want);
-        int ng = tk_cacheray_check(chk, &r, 0, (uint64_t)i, got, 64);
+        int ng = tk_cacheray_check(chk, &r, 0, (uint64_t)i, got, 64, &err);
         assert_int_equal(ng, nw);
         for (int k = 0; k < nw; k++) {
             assert_int_equal(got[k].kind, want[k].kind);

@@ -51,9 +51,9 @@ static char *run(command cmd, tk_sink_style style, const uint8_t *d, size_t n, t
     tk_error err;
     tk_error_clear(&err);
     tk_input *in = tk_input_from_memory(d, n, "t.trace", &err);
-    tk_options *o = tk_options_new();
+    tk_options *o = tk_options_new(&err);
     for (size_t i = 0; kv && kv[i]; i += 2)
-        tk_options_set(o, kv[i], kv[i + 1]);
+        tk_options_set(o, kv[i], kv[i + 1], &err);
     tu_capture c;
     tk_sink *s = tu_sink_open(&c, style);
     tk_status st = cmd == INFO ? tk_info(cacheray(), in, o, s, &err)
@@ -195,8 +195,8 @@ static void test_convert_and_registry(void **state)
     assert_ptr_equal(tk_format_probe(in, &err), cacheray());
     tu_capture c;
     tu_capture_open(&c);
-    tk_options *o = tk_options_new();
-    tk_options_set(o, "out-endian", "big");
+    tk_options *o = tk_options_new(&err);
+    tk_options_set(o, "out-endian", "big", &err);
     assert_int_equal(tk_convert(cacheray(), in, o, "cacheray", c.fp, &err), TK_OK);
     char *be = tu_capture_close(&c);
     assert_int_equal(c.len, trace.len);
@@ -204,7 +204,7 @@ static void test_convert_and_registry(void **state)
     /* back to little through the converter reproduces the trace */
     in = tk_input_from_memory(be, c.len, "be", &err);
     tu_capture_open(&c);
-    tk_options_set(o, "out-endian", "little");
+    tk_options_set(o, "out-endian", "little", &err);
     assert_int_equal(tk_convert(cacheray(), in, o, "cacheray", c.fp, &err), TK_OK);
     char *le = tu_capture_close(&c);
     assert_int_equal(c.len, trace.len);

@@ -18,6 +18,7 @@ typedef struct result {
 
 static result scan(const uint8_t *d, size_t n, tk_endian e, tk_cacheray_checker *c)
 {
+    tk_error err;
     result res = {0};
     tk_input *in = tk_input_from_memory(d, n, "cut", &res.err);
     tk_cacheray_reader *r = tk_cacheray_reader_new(in, e, &res.err);
@@ -26,7 +27,7 @@ static result scan(const uint8_t *d, size_t n, tk_endian e, tk_cacheray_checker 
     tk_cacheray_warning w[4];
     while ((res.rc = tk_cacheray_next(r, &rec, &res.err)) > 0) {
         assert_true(tk_cacheray_check(c, &rec, tk_cacheray_reader_offset(r),
-                                      tk_cacheray_reader_index(r), w, 4) >= 0);
+                                      tk_cacheray_reader_index(r), w, 4, &err) >= 0);
         if (rec.type == TK_CACHERAY_RTTA_ADD && rec.typename_len) /* touch the name */
             assert_true(rec.type_name >= (const char *)d &&
                         rec.type_name + rec.typename_len <= (const char *)d + n);
@@ -59,13 +60,14 @@ static uint8_t *copy(const uint8_t *d, size_t n)
 
 static void cuts(const uint8_t *data, size_t size, tk_endian e, const uint64_t *b, size_t nb)
 {
+    tk_error err;
     size_t k = 0; /* the record the cut falls in (or ends before) */
     for (size_t len = 0; len <= size; len++) {
         while (k < nb && b[k + 1] <= len)
             k++;
         uint8_t *d = copy(data, len);
         for (int pass = 0; pass < 2; pass++) {
-            tk_cacheray_checker *c = tk_cacheray_checker_new();
+            tk_cacheray_checker *c = tk_cacheray_checker_new(&err);
             tk_endian order = pass ? TK_ENDIAN_AUTO : e;
             result res = scan(d, len, order, c);
             assert_sane(&res, len);
@@ -91,6 +93,7 @@ static void cuts(const uint8_t *data, size_t size, tk_endian e, const uint64_t *
 
 static void flips(const uint8_t *data, size_t size, tk_endian e, const uint64_t *b, size_t nb)
 {
+    tk_error err;
     size_t k = 0;
     uint8_t *d = copy(data, size);
     for (size_t i = 0; i < size; i++) {
@@ -102,7 +105,7 @@ static void flips(const uint8_t *data, size_t size, tk_endian e, const uint64_t 
             d[i] = m == 0 ? data[i] ^ 0xff : 0x04;
             if (d[i] == data[i])
                 continue;
-            tk_cacheray_checker *c = tk_cacheray_checker_new();
+            tk_cacheray_checker *c = tk_cacheray_checker_new(&err);
             result res = scan(d, size, e, c);
             assert_sane(&res, size);
             if (at == 0) { /* the tag: 0x04 and every xor 0xff are unknown */
@@ -117,7 +120,7 @@ static void flips(const uint8_t *data, size_t size, tk_endian e, const uint64_t 
                 assert_int_equal(res.nrec, nb);
             }
             tk_cacheray_checker_free(c);
-            c = tk_cacheray_checker_new(); /* with byte-order detection: sane */
+            c = tk_cacheray_checker_new(&err); /* with byte-order detection: sane */
             res = scan(d, size, TK_ENDIAN_AUTO, c);
             assert_sane(&res, size);
             tk_cacheray_checker_free(c);

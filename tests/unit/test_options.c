@@ -9,7 +9,8 @@ static tk_options *opts;
 static int setup(void **state)
 {
     (void)state;
-    opts = tk_options_new();
+    tk_error err;
+    opts = tk_options_new(&err);
     return opts ? 0 : -1;
 }
 
@@ -25,7 +26,7 @@ static uint64_t parse_ok(const char *text)
     tk_error err;
     tk_error_clear(&err);
     uint64_t v = 12345;
-    assert_int_equal(tk_options_set(opts, "n", text), TK_OK);
+    assert_int_equal(tk_options_set(opts, "n", text, &err), TK_OK);
     assert_int_equal(tk_options_get_u64(opts, "n", 7, &v, &err), TK_OK);
     return v;
 }
@@ -36,7 +37,7 @@ static void parse_bad(const char *text)
     tk_error_clear(&err);
     uint64_t v = 12345;
     char want[256];
-    assert_int_equal(tk_options_set(opts, "limit", text), TK_OK);
+    assert_int_equal(tk_options_set(opts, "limit", text, &err), TK_OK);
     assert_int_equal(tk_options_get_u64(opts, "limit", 7, &v, &err), TK_EUSAGE);
     assert_int_equal(err.status, TK_EUSAGE);
     snprintf(want, sizeof want, "--limit: '%s' is not a non-negative number", text);
@@ -47,18 +48,19 @@ static void parse_bad(const char *text)
 static void test_set_get_replace(void **state)
 {
     (void)state;
+    tk_error err;
     assert_null(tk_options_get(opts, "endian"));
     assert_null(tk_options_get(NULL, "endian"));
-    assert_int_equal(tk_options_set(opts, "endian", "big"), TK_OK);
+    assert_int_equal(tk_options_set(opts, "endian", "big", &err), TK_OK);
     assert_string_equal(tk_options_get(opts, "endian"), "big");
-    assert_int_equal(tk_options_set(opts, "endian", "little"), TK_OK);
+    assert_int_equal(tk_options_set(opts, "endian", "little", &err), TK_OK);
     assert_string_equal(tk_options_get(opts, "endian"), "little");
     /* many keys (past the initial capacity) stay distinct */
     char key[32], val[32];
     for (int i = 0; i < 100; i++) {
         snprintf(key, sizeof key, "k%d", i);
         snprintf(val, sizeof val, "v%d", i * 3);
-        assert_int_equal(tk_options_set(opts, key, val), TK_OK);
+        assert_int_equal(tk_options_set(opts, key, val, &err), TK_OK);
     }
     for (int i = 0; i < 100; i++) {
         snprintf(key, sizeof key, "k%d", i);

@@ -8,9 +8,9 @@
 /* The selection one option makes (NULL with *err filled when it is bad). */
 static tk_selection *sel1(const char *key, const char *value, tk_error *err)
 {
-    tk_options *o = tk_options_new();
+    tk_options *o = tk_options_new(err);
     assert_non_null(o);
-    assert_int_equal(tk_options_set(o, key, value), TK_OK);
+    assert_int_equal(tk_options_set(o, key, value, err), TK_OK);
     tk_error_clear(err);
     tk_selection *s = tk_selection_new(o, err);
     tk_options_free(o);
@@ -168,22 +168,22 @@ static void test_addrs(void **state)
 static void test_func_and_none(void **state)
 {
     (void)state;
+    tk_error err;
     tk_selection *s = ok("func", "main");
     assert_string_equal(s->func, "main");
     assert_string_equal(tk_selection_option(s), "--func");
     tk_selection_free(s);
     bad("func", "", "names no function");
-    tk_options *o = tk_options_new();
-    tk_error err;
+    tk_options *o = tk_options_new(&err);
     tk_error_clear(&err);
-    assert_int_equal(tk_options_set(o, "endian", "big"), TK_OK);
+    assert_int_equal(tk_options_set(o, "endian", "big", &err), TK_OK);
     s = tk_selection_new(o, &err);
     assert_non_null(s);
     assert_true(tk_selection_empty(s));
     assert_null(tk_selection_option(s));
     assert_null(tk_sel_option_given(o));
     assert_int_equal(tk_sel_refuse(s, "bbm", "why", &err), TK_OK);
-    assert_int_equal(tk_options_set(o, "addr", "1"), TK_OK);
+    assert_int_equal(tk_options_set(o, "addr", "1", &err), TK_OK);
     assert_string_equal(tk_sel_option_given(o), "--addr");
     tk_selection_free(s);
     s = tk_selection_new(o, &err);

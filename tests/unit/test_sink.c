@@ -552,16 +552,16 @@ static void test_large_stream(void **state)
 static void test_write_failure(void **state)
 {
     (void)state;
+    tk_error err;
     FILE *full = fopen("/dev/full", "w");
     if (!full)
         skip();
-    tk_sink *s = tk_sink_new(full, TK_SINK_TEXT);
+    tk_sink *s = tk_sink_new(full, TK_SINK_TEXT, &err);
     for (int i = 0; i < 10000; i++) {
         tk_sink_record_begin(s);
         tk_sink_cstr(s, "pad", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 0);
         tk_sink_record_end(s);
     }
-    tk_error err;
     tk_error_clear(&err);
     assert_int_equal(tk_sink_finish(s, &err), TK_EIO);
     assert_int_equal(err.status, TK_EIO);

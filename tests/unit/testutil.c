@@ -136,8 +136,9 @@ char *tu_capture_close(tu_capture *c)
 
 tk_sink *tu_sink_open(tu_capture *c, tk_sink_style style)
 {
+    tk_error err;
     tu_capture_open(c);
-    tk_sink *s = tk_sink_new(c->fp, style);
+    tk_sink *s = tk_sink_new(c->fp, style, &err);
     assert_non_null(s);
     return s;
 }

@@ -467,9 +467,9 @@ RWF char *tk_dump_text(const uint8_t *d, size_t n, const char *records, int json
     assert_non_null(in);
     const tk_format *f = tk_format_find("xray");
     assert_non_null(f);
-    tk_options *o = tk_options_new();
+    tk_options *o = tk_options_new(err);
     if (records)
-        assert_int_equal(tk_options_set(o, "records", records), TK_OK);
+        assert_int_equal(tk_options_set(o, "records", records, err), TK_OK);
     tu_capture c;
     tk_sink *s = tu_sink_open(&c, json ? TK_SINK_JSON : TK_SINK_TEXT);
     *st = tk_dump(f, in, o, s, err);
@@ -485,7 +485,7 @@ RWF char *tk_info_json(const uint8_t *d, size_t n)
     tk_error_clear(&err);
     tk_input *in = tk_input_from_memory(d, n, "mem", &err);
     assert_non_null(in);
-    tk_options *o = tk_options_new();
+    tk_options *o = tk_options_new(&err);
     tu_capture c;
     tk_sink *s = tu_sink_open(&c, TK_SINK_JSON);
     assert_int_equal(tk_info(tk_format_find("xray"), in, o, s, &err), TK_OK);

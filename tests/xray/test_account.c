@@ -21,8 +21,9 @@ static tk_xray_record rec(tk_xray_kind kind, int32_t func, uint64_t tsc, uint32_
 static int add(tk_xray_account *a, tk_xray_kind kind, int32_t func, uint64_t tsc,
                uint32_t tid)
 {
+    tk_error err;
     tk_xray_record r = rec(kind, func, tsc, tid);
-    return tk_xray_account_add(a, &r);
+    return tk_xray_account_add(a, &r, &err);
 }
 
 static const tk_xray_account_row *row_of(const tk_xray_account_row *rows, size_t n,
@@ -35,12 +36,25 @@ static const tk_xray_account_row *row_of(const tk_xray_account_row *rows, size_t
     return NULL;
 }
 
+/* tk_xray_account_rows, which must succeed: the number of rows. */
+static size_t rows_of(tk_xray_account *a, tk_xray_account_sort sort, int descending,
+                      tk_xray_account_row **rows)
+{
+    tk_error err;
+    size_t n = 0;
+    tk_error_clear(&err);
+    assert_int_equal(tk_xray_account_rows(a, sort, descending, rows, &n, &err), TK_OK);
+    assert_int_equal(err.status, TK_OK);
+    return n;
+}
+
 /* Latencies 1..100 in shuffled order: element n/2 of the sorted list is 51,
  * floor(0.9n) = 90 -> 91, floor(0.99n) = 99 -> 100. */
 static void test_statistics(void **state)
 {
     (void)state;
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_error err;
+    tk_xray_account *a = tk_xray_account_new(NULL, &err);
     uint64_t lat[100], rs = 5, t = 1000;
     for (int i = 0; i < 100; i++)
         lat[i] = (uint64_t)i + 1;
@@ -55,7 +69,7 @@ static void test_statistics(void **state)
         t += 1000;
     }
     tk_xray_account_row *rows;
-    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows), 1);
+    assert_int_equal(rows_of(a, TK_XRAY_SORT_FUNCID, 0, &rows), 1);
     assert_int_equal(rows[0].func_id, 7);
     assert_int_equal(rows[0].count, 100);
     assert_int_equal(rows[0].min, 1);
@@ -72,7 +86,8 @@ static void test_statistics(void **state)
 static void test_repeated_latencies(void **state)
 {
     (void)state;
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_error err;
+    tk_xray_account *a = tk_xray_account_new(NULL, &err);
     /* 7 calls of 10 ticks, 3 of 20: sorted 10x7,20x3 -> med idx 5 = 10,
      * p90 idx 9 = 20, p99 idx 9 = 20 */
     for (int i = 0; i < 10; i++) {
@@ -81,7 +96,7 @@ static void test_repeated_latencies(void **state)
         add(a, TK_XRAY_EXIT, 1, t + (i < 7 ? 10 : 20), 1);
     }
     tk_xray_account_row *rows;
-    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows), 1);
+    assert_int_equal(rows_of(a, TK_XRAY_SORT_FUNCID, 0, &rows), 1);
     assert_int_equal(rows[0].med, 10);
     assert_int_equal(rows[0].p90, 20);
     assert_int_equal(rows[0].p99, 20);
@@ -94,16 +109,17 @@ static void test_repeated_latencies(void **state)
 static void test_sibling_calls(void **state)
 {
     (void)state;
+    tk_error err;
     for (int deduce = 0; deduce < 2; deduce++) {
         tk_xray_account_options o = {deduce, 0, 0};
-        tk_xray_account *a = tk_xray_account_new(&o);
+        tk_xray_account *a = tk_xray_account_new(&o, &err);
         add(a, TK_XRAY_ENTER, 1, 100, 9);
         add(a, TK_XRAY_ENTER, 2, 110, 9);
         add(a, TK_XRAY_ENTER, 3, 120, 9);
         assert_int_equal(add(a, TK_XRAY_EXIT, 3, 125, 9), TK_XRAY_ACCOUNT_OK);
         int f = add(a, TK_XRAY_TAIL_EXIT, 1, 200, 9);
         tk_xray_account_row *rows;
-        size_t n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows);
+        size_t n = rows_of(a, TK_XRAY_SORT_FUNCID, 0, &rows);
         if (!deduce) {
             assert_int_equal(f, TK_XRAY_ACCOUNT_UNMATCHED_EXIT);
             assert_int_equal(n, 1); /* only h */
@@ -128,8 +144,9 @@ static void test_sibling_calls(void **state)
 static void test_recursive_only(void **state)
 {
     (void)state;
+    tk_error err;
     tk_xray_account_options o = {0, 1, 0};
-    tk_xray_account *a = tk_xray_account_new(&o);
+    tk_xray_account *a = tk_xray_account_new(&o, &err);
     add(a, TK_XRAY_ENTER, 5, 0, 1); /* a plain call of 6 first */
     add(a, TK_XRAY_ENTER, 6, 1, 1);
     add(a, TK_XRAY_EXIT, 6, 2, 1);
@@ -139,7 +156,7 @@ static void test_recursive_only(void **state)
     add(a, TK_XRAY_EXIT, 5, 40, 1);
     add(a, TK_XRAY_EXIT, 5, 50, 1);
     tk_xray_account_row *rows;
-    size_t n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows);
+    size_t n = rows_of(a, TK_XRAY_SORT_FUNCID, 0, &rows);
     assert_int_equal(n, 1);
     assert_int_equal(rows[0].func_id, 5);
     assert_int_equal(rows[0].count, 3);
@@ -153,17 +170,18 @@ static void test_recursive_only(void **state)
 static void test_failures_and_threads(void **state)
 {
     (void)state;
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_error err;
+    tk_xray_account *a = tk_xray_account_new(NULL, &err);
     assert_int_equal(add(a, TK_XRAY_EXIT, 1, 10, 1), TK_XRAY_ACCOUNT_EMPTY_STACK);
     tk_xray_record ev = rec(TK_XRAY_CUSTOM_EVENT, 0, 5, 1);
-    assert_int_equal(tk_xray_account_add(a, &ev), 0);
+    assert_int_equal(tk_xray_account_add(a, &ev, &err), 0);
     add(a, TK_XRAY_ENTER, 1, 1000, 1);
     add(a, TK_XRAY_ENTER, 1, 500, 2); /* earlier TSC, other thread */
     assert_int_equal(add(a, TK_XRAY_EXIT, 1, 600, 2), TK_XRAY_ACCOUNT_OK);
     assert_int_equal(add(a, TK_XRAY_EXIT, 2, 1100, 1), TK_XRAY_ACCOUNT_UNMATCHED_EXIT);
     assert_int_equal(add(a, TK_XRAY_EXIT, 1, 1300, 1), TK_XRAY_ACCOUNT_OK);
     tk_xray_account_row *rows;
-    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_SUM, 1, &rows), 1);
+    assert_int_equal(rows_of(a, TK_XRAY_SORT_SUM, 1, &rows), 1);
     assert_int_equal(rows[0].count, 2);
     assert_int_equal(rows[0].min, 100);
     assert_int_equal(rows[0].max, 300);
@@ -175,7 +193,8 @@ static void test_failures_and_threads(void **state)
 static void test_sorting(void **state)
 {
     (void)state;
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_error err;
+    tk_xray_account *a = tk_xray_account_new(NULL, &err);
     int32_t ids[] = {4, 2, 9, 3};
     uint64_t lats[] = {50, 10, 50, 30};
     for (int i = 0; i < 4; i++) {
@@ -183,13 +202,13 @@ static void test_sorting(void **state)
         add(a, TK_XRAY_EXIT, ids[i], 1000 * (uint64_t)i + lats[i], 1);
     }
     tk_xray_account_row *rows;
-    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_MAX, 1, &rows), 4);
+    assert_int_equal(rows_of(a, TK_XRAY_SORT_MAX, 1, &rows), 4);
     assert_int_equal(rows[0].func_id, 4);
     assert_int_equal(rows[1].func_id, 9);
     assert_int_equal(rows[2].func_id, 3);
     assert_int_equal(rows[3].func_id, 2);
     free(rows);
-    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows), 4);
+    assert_int_equal(rows_of(a, TK_XRAY_SORT_FUNCID, 0, &rows), 4);
     assert_int_equal(rows[0].func_id, 2);
     assert_int_equal(rows[3].func_id, 9);
     free(rows);
@@ -234,6 +253,7 @@ static int cmp_u64(const void *x, const void *y)
 static void test_spill_exact(void **state)
 {
     (void)state;
+    tk_error err;
     enum { NF = 12 };
     static const uint64_t calls[NF] = {1, 2, 15, 16, 17, 100, 5000, 20000,
                                         60000, 100000, 150000, 3};
@@ -248,7 +268,7 @@ static void test_spill_exact(void **state)
     size_t n[2];
     for (int run = 0; run < 2; run++) {
         tk_xray_account_options o = {0, 0, run == 0 ? 4096 : 0};
-        tk_xray_account *a = tk_xray_account_new(&o);
+        tk_xray_account *a = tk_xray_account_new(&o, &err);
         /* interleave the functions' calls on two threads */
         uint64_t next[NF] = {0}, tsc = 1;
         for (int left = 1; left;) {
@@ -266,11 +286,11 @@ static void test_spill_exact(void **state)
             assert_true(tk_xray_account_spilled(a) > 300000);
         else
             assert_int_equal(tk_xray_account_spilled(a), 0);
-        n[run] = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, &rows[run]);
+        n[run] = rows_of(a, TK_XRAY_SORT_FUNCID, 0, &rows[run]);
         assert_int_equal(n[run], NF);
         /* asking again sorts the same statistics again */
         tk_xray_account_row *again;
-        assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 1, &again), NF);
+        assert_int_equal(rows_of(a, TK_XRAY_SORT_FUNCID, 1, &again), NF);
         for (int f = 0; f < NF; f++) {
             const tk_xray_account_row *x = &again[NF - 1 - f], *y = &rows[run][f];
             assert_int_equal(x->func_id, y->func_id);

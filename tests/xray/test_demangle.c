@@ -162,9 +162,10 @@ static void cxxfilt_all(void)
  * printed. */
 static size_t count_differences(int print)
 {
+    tk_error err;
     size_t bad = 0;
     for (size_t i = 0; i < n_names; i++) {
-        char *got = tk_xray_demangle(names[i]);
+        char *got = tk_xray_demangle(names[i], &err);
         if (!got || strcmp(got, want[i]) != 0) {
             if (print && bad < 5)
                 print_message("  %s\n    tracekit:     %s\n    llvm-cxxfilt: %s\n",
@@ -280,6 +281,7 @@ static void test_map_names(void **state)
 /* "f(int**...*)" with `depth` stars, from _Z1fP...Pi. */
 static void assert_deep(size_t depth)
 {
+    tk_error err;
     char *mangled = malloc(depth + 6), *expect = malloc(depth + 7);
     assert_true(mangled && expect);
     memcpy(mangled, "_Z1f", 4);
@@ -288,7 +290,7 @@ static void assert_deep(size_t depth)
     memcpy(expect, "f(int", 5);
     memset(expect + 5, '*', depth);
     strcpy(expect + 5 + depth, ")");
-    char *got = tk_xray_demangle(mangled);
+    char *got = tk_xray_demangle(mangled, &err);
     assert_non_null(got);
     assert_string_equal(got, expect);
     free(got);
@@ -303,18 +305,19 @@ static void assert_deep(size_t depth)
 static void test_deep_and_invalid(void **state)
 {
     (void)state;
+    tk_error err;
     static const size_t depths[] = {1, 100, 2000, 2043, 2044, 2100, 400000};
     for (size_t i = 0; i < sizeof depths / sizeof *depths; i++)
         assert_deep(depths[i]);
     static const char *const kept[] = {"main", "_Znot_mangled", "_Z", "",
                                        "_ZN5outer", "__Z3foov", "Z3foov"};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
-        char *d = tk_xray_demangle(kept[i]);
+        char *d = tk_xray_demangle(kept[i], &err);
         assert_non_null(d);
         assert_string_equal(d, kept[i]);
         free(d);
     }
-    char *d = tk_xray_demangle("_ZN6__xray13GlobalOptionsE.0");
+    char *d = tk_xray_demangle("_ZN6__xray13GlobalOptionsE.0", &err);
     assert_string_equal(d, "__xray::GlobalOptions (.0)");
     free(d);
 }

@@ -27,32 +27,35 @@ static tk_xray_kind kind_of(char k)
 
 static int add(tk_xray_graph *g, r x)
 {
+    tk_error err;
     tk_xray_record rec;
     memset(&rec, 0, sizeof rec);
     rec.kind = kind_of(x.kind);
     rec.func_id = x.func;
     rec.tsc = x.tsc;
     rec.tid = x.tid;
-    return tk_xray_graph_add(g, &rec);
+    return tk_xray_graph_add(g, &rec, &err);
 }
 
 /* Feed all records (each must give `want`, or any result if want < 0) and
  * return the finished graph. */
 static tk_xray_graph *build(const r *recs, size_t n, int deduce, uint64_t freq)
 {
+    tk_error err;
     tk_xray_graph_options o = {.deduce_sibling_calls = deduce};
-    tk_xray_graph *g = tk_xray_graph_new(&o);
+    tk_xray_graph *g = tk_xray_graph_new(&o, &err);
     assert_non_null(g);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(add(g, recs[i]), TK_XRAY_GRAPH_OK);
-    assert_int_equal(tk_xray_graph_finish(g, freq), TK_OK);
+    assert_int_equal(tk_xray_graph_finish(g, freq, &err), TK_OK);
     return g;
 }
 
 static tk_xray_graph_stat stat(const char *name)
 {
+    tk_error err;
     tk_xray_graph_stat s;
-    assert_int_equal(tk_xray_graph_parse_stat(name, &s), 0);
+    assert_int_equal(tk_xray_graph_parse_stat(name, &s, &err), TK_OK);
     return s;
 }
 
@@ -60,10 +63,11 @@ static tk_xray_graph_stat stat(const char *name)
 static char *dot(tk_xray_graph *g, const char *e, const char *v, const char *c, const char *b,
                  const char *(*name)(void *, int32_t))
 {
+    tk_error err;
     tk_xray_graph_print_options o = {stat(e), stat(c), stat(v), stat(b), name, NULL};
     tu_capture cap;
     tu_capture_open(&cap);
-    assert_int_equal(tk_xray_graph_print_dot(g, cap.fp, &o), TK_OK);
+    assert_int_equal(tk_xray_graph_print_dot(g, cap.fp, &o, &err), TK_OK);
     return tu_capture_close(&cap);
 }
 
@@ -217,7 +221,8 @@ static void test_all_stats(void **state)
 static void test_order_statistics(void **state)
 {
     (void)state;
-    tk_xray_graph *g = tk_xray_graph_new(NULL);
+    tk_error err;
+    tk_xray_graph *g = tk_xray_graph_new(NULL, &err);
     uint64_t lat[100], rs = 11, t = 1000;
     for (int i = 0; i < 100; i++)
         lat[i] = (uint64_t)i + 1;
@@ -238,7 +243,7 @@ static void test_order_statistics(void **state)
         assert_int_equal(add(g, (r){'X', 7, t + 101 + (uint64_t)i, 2}), 0);
         t += 1000;
     }
-    assert_int_equal(tk_xray_graph_finish(g, 0), TK_OK);
+    assert_int_equal(tk_xray_graph_finish(g, 0, &err), TK_OK);
     tk_xray_graph_stats s;
     int found = 0;
     for (size_t i = 0; i < tk_xray_graph_edges(g); i++) {
@@ -312,8 +317,9 @@ static void test_sorted_order(void **state)
 static void test_deduce_sibling_calls(void **state)
 {
     (void)state;
+    tk_error err;
     static const r recs[] = {{'E', 1, 0, 1}, {'E', 2, 10, 1}, {'E', 3, 20, 1}, {'X', 1, 50, 1}};
-    tk_xray_graph *g = tk_xray_graph_new(NULL);
+    tk_xray_graph *g = tk_xray_graph_new(NULL, &err);
     for (int i = 0; i < 3; i++)
         assert_int_equal(add(g, recs[i]), 0);
     assert_int_equal(add(g, recs[3]), TK_XRAY_GRAPH_NO_MATCHING_ENTRY);
@@ -340,6 +346,7 @@ static void test_deduce_sibling_calls(void **state)
 static void test_keep_going(void **state)
 {
     (void)state;
+    tk_error err;
     static const r recs[] = {{'X', 4, 5, 1},  {'E', 1, 10, 1}, {'E', 2, 20, 1},
                              {'X', 3, 22, 1}, {'X', 2, 25, 1}, {'E', 2, 30, 1},
                              {'X', 1, 33, 1}, {'X', 2, 37, 1}, {'X', 1, 40, 1}};
@@ -347,10 +354,10 @@ static void test_keep_going(void **state)
     static const int deduce[] = {2, 0, 0, 2, 0, 0, 0, 2, 2};
     for (int d = 0; d < 2; d++) {
         tk_xray_graph_options o = {.deduce_sibling_calls = d};
-        tk_xray_graph *g = tk_xray_graph_new(&o);
+        tk_xray_graph *g = tk_xray_graph_new(&o, &err);
         for (size_t i = 0; i < N(recs); i++)
             assert_int_equal(add(g, recs[i]), d ? deduce[i] : plain[i]);
-        assert_int_equal(tk_xray_graph_finish(g, 0), TK_OK);
+        assert_int_equal(tk_xray_graph_finish(g, 0, &err), TK_OK);
         if (!d)
             check_dot(g, "count", "count", "none", "none",
                       "digraph xray {\nnode [shape=record];\n"
@@ -445,6 +452,7 @@ static void test_names(void **state)
 static void test_colors_and_stats(void **state)
 {
     (void)state;
+    tk_error err;
     char buf[8];
     struct {
         double p;
@@ -462,14 +470,16 @@ static void test_colors_and_stats(void **state)
                                         "90p",  "99p",   "max", "sum"};
     for (int i = 0; i < 8; i++) {
         tk_xray_graph_stat s = TK_XRAY_GRAPH_NONE;
-        assert_int_equal(tk_xray_graph_parse_stat(names[i], &s), 0);
+        assert_int_equal(tk_xray_graph_parse_stat(names[i], &s, &err), TK_OK);
         assert_int_equal((int)s, i);
     }
     tk_xray_graph_stat s;
-    assert_int_equal(tk_xray_graph_parse_stat("p90", &s), -1);
-    assert_int_equal(tk_xray_graph_parse_stat("", &s), -1);
+    assert_int_equal(tk_xray_graph_parse_stat("p90", &s, &err), TK_EUSAGE);
+    assert_string_equal(err.message, "unknown statistic 'p90' (none, count, min, med, 90p, "
+                                     "99p, max or sum)");
+    assert_int_equal(tk_xray_graph_parse_stat("", &s, &err), TK_EUSAGE);
     /* nothing is added after finishing; printing finishes if needed */
-    tk_xray_graph *g = tk_xray_graph_new(NULL);
+    tk_xray_graph *g = tk_xray_graph_new(NULL, &err);
     add(g, (r){'E', 1, 1, 1});
     add(g, (r){'X', 1, 3, 1});
     check_dot(g, "sum", "none", "none", "none",
@@ -477,6 +487,40 @@ static void test_colors_and_stats(void **state)
     assert_int_equal(add(g, (r){'E', 2, 4, 1}), 0);
     assert_int_equal(tk_xray_graph_vertices(g), 1);
     tk_xray_graph_free(g);
+}
+
+/* A failed write is TK_EIO with the error filled, for the DOT graph and
+ * for the stacks (which share the convention). */
+static void test_write_failure(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    tk_error err;
+    tk_error_clear(&err);
+    tk_xray_graph *g = build((r[]){{'E', 1, 1, 1}, {'X', 1, 3, 1}}, 2, 0, 0);
+    assert_int_equal(tk_xray_graph_print_dot(g, full, NULL, &err), TK_EIO);
+    assert_int_equal(err.status, TK_EIO);
+    assert_string_equal(err.message, "writing output failed");
+    tk_xray_graph_free(g);
+    clearerr(full);
+    tk_xray_stacks *s = tk_xray_stacks_new(&err);
+    assert_non_null(s);
+    tk_xray_record rec;
+    memset(&rec, 0, sizeof rec);
+    rec.kind = TK_XRAY_ENTER;
+    rec.func_id = 1;
+    assert_int_equal(tk_xray_stacks_add(s, &rec, &err), 0);
+    rec.kind = TK_XRAY_EXIT;
+    rec.tsc = 2;
+    assert_int_equal(tk_xray_stacks_add(s, &rec, &err), 0);
+    tk_xray_stacks_print_options o = {.view = TK_XRAY_STACKS_FOLDED};
+    tk_error_clear(&err);
+    assert_int_equal(tk_xray_stacks_print(s, full, &o, &err), TK_EIO);
+    assert_int_equal(err.status, TK_EIO);
+    tk_xray_stacks_free(s);
+    fclose(full);
 }
 
 int main(void)
@@ -491,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_unfinished_and_events),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_colors_and_stats),
+        cmocka_unit_test(test_write_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

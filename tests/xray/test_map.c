@@ -432,6 +432,7 @@ static void test_locations(void **state)
 static void test_demangle(void **state)
 {
     (void)state;
+    tk_error err;
     assert_non_null(tk_xray_map_demangler());
     char p[4096];
     snprintf(p, sizeof p, "%s", tmp_path("cxx"));
@@ -471,16 +472,16 @@ static void test_demangle(void **state)
     assert_string_equal(tk_xray_map_name(m, twice), "int outer::inner::twice<int>(int)");
     tk_xray_map_free(m);
 
-    char *d = tk_xray_demangle("_ZN5outer5inner5twiceIiEET_S2_");
+    char *d = tk_xray_demangle("_ZN5outer5inner5twiceIiEET_S2_", &err);
     assert_string_equal(d, "int outer::inner::twice<int>(int)");
     free(d);
-    d = tk_xray_demangle("_Z3fooPKcm");
+    d = tk_xray_demangle("_Z3fooPKcm", &err);
     assert_string_equal(d, "foo(char const*, unsigned long)");
     free(d);
-    d = tk_xray_demangle("_Znot_mangled");
+    d = tk_xray_demangle("_Znot_mangled", &err);
     assert_string_equal(d, "_Znot_mangled");
     free(d);
-    d = tk_xray_demangle("main");
+    d = tk_xray_demangle("main", &err);
     assert_string_equal(d, "main");
     free(d);
 }

@@ -297,21 +297,23 @@ static tk_xray_record record_of(const step *s)
 
 static void account_rows(int with_repeats, tk_xray_account_row **rows, size_t *n)
 {
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_error err;
+    tk_xray_account *a = tk_xray_account_new(NULL, &err);
     for (size_t i = 0; i < NFORKED; i++) {
         if (forked[i].repeated && !with_repeats)
             continue;
         tk_xray_record r = record_of(&forked[i]);
-        assert_int_equal(tk_xray_account_add(a, &r),
+        assert_int_equal(tk_xray_account_add(a, &r, &err),
                          forked[i].repeated ? TK_XRAY_ACCOUNT_TSC_BACK : TK_XRAY_ACCOUNT_OK);
     }
-    *n = tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, rows);
+    assert_int_equal(tk_xray_account_rows(a, TK_XRAY_SORT_FUNCID, 0, rows, n, &err), TK_OK);
     tk_xray_account_free(a);
 }
 
 static void test_account_skips_repeats(void **state)
 {
     (void)state;
+    tk_error err;
     tk_xray_account_row *with, *without;
     size_t n, m;
     account_rows(1, &with, &n);
@@ -335,34 +337,35 @@ static void test_account_skips_repeats(void **state)
     free(with);
     free(without);
     /* equal TSCs are fine while the thread is not behind */
-    tk_xray_account *a = tk_xray_account_new(NULL);
+    tk_xray_account *a = tk_xray_account_new(NULL, &err);
     tk_xray_record e = {.kind = TK_XRAY_ENTER, .func_id = 1, .tsc = 5, .tid = 1};
     tk_xray_record x = {.kind = TK_XRAY_EXIT, .func_id = 1, .tsc = 5, .tid = 1};
-    assert_int_equal(tk_xray_account_add(a, &e), TK_XRAY_ACCOUNT_OK);
-    assert_int_equal(tk_xray_account_add(a, &x), TK_XRAY_ACCOUNT_OK);
+    assert_int_equal(tk_xray_account_add(a, &e, &err), TK_XRAY_ACCOUNT_OK);
+    assert_int_equal(tk_xray_account_add(a, &x, &err), TK_XRAY_ACCOUNT_OK);
     e.tsc = x.tsc = 4; /* behind: failures, and the thread stays behind ... */
-    assert_int_equal(tk_xray_account_add(a, &e), TK_XRAY_ACCOUNT_TSC_BACK);
+    assert_int_equal(tk_xray_account_add(a, &e, &err), TK_XRAY_ACCOUNT_TSC_BACK);
     e.tsc = 5;
-    assert_int_equal(tk_xray_account_add(a, &e), TK_XRAY_ACCOUNT_TSC_BACK);
+    assert_int_equal(tk_xray_account_add(a, &e, &err), TK_XRAY_ACCOUNT_TSC_BACK);
     e.tsc = 6; /* ... until its TSC passes the largest again */
-    assert_int_equal(tk_xray_account_add(a, &e), TK_XRAY_ACCOUNT_OK);
+    assert_int_equal(tk_xray_account_add(a, &e, &err), TK_XRAY_ACCOUNT_OK);
     tk_xray_account_free(a);
 }
 
 static char *stacks_text(int with_repeats)
 {
-    tk_xray_stacks *s = tk_xray_stacks_new();
+    tk_error err;
+    tk_xray_stacks *s = tk_xray_stacks_new(&err);
     for (size_t i = 0; i < NFORKED; i++) {
         if (forked[i].repeated && !with_repeats)
             continue;
         tk_xray_record r = record_of(&forked[i]);
-        assert_int_equal(tk_xray_stacks_add(s, &r), forked[i].repeated ? 2 : 0);
+        assert_int_equal(tk_xray_stacks_add(s, &r, &err), forked[i].repeated ? 2 : 0);
     }
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     tk_xray_stacks_print_options o = {.view = TK_XRAY_STACKS_JSON};
-    assert_int_equal(tk_xray_stacks_print(s, f, &o), TK_OK);
+    assert_int_equal(tk_xray_stacks_print(s, f, &o, &err), TK_OK);
     fclose(f);
     tk_xray_stacks_free(s);
     return buf;
@@ -370,21 +373,22 @@ static char *stacks_text(int with_repeats)
 
 static char *graph_text(int with_repeats)
 {
-    tk_xray_graph *g = tk_xray_graph_new(NULL);
+    tk_error err;
+    tk_xray_graph *g = tk_xray_graph_new(NULL, &err);
     for (size_t i = 0; i < NFORKED; i++) {
         if (forked[i].repeated && !with_repeats)
             continue;
         tk_xray_record r = record_of(&forked[i]);
-        assert_int_equal(tk_xray_graph_add(g, &r),
+        assert_int_equal(tk_xray_graph_add(g, &r, &err),
                          forked[i].repeated ? TK_XRAY_GRAPH_TSC_BACK : TK_XRAY_GRAPH_OK);
     }
-    assert_int_equal(tk_xray_graph_finish(g, 0), TK_OK);
+    assert_int_equal(tk_xray_graph_finish(g, 0, &err), TK_OK);
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     tk_xray_graph_print_options o = {TK_XRAY_GRAPH_COUNT, TK_XRAY_GRAPH_SUM,
                                      TK_XRAY_GRAPH_NONE, TK_XRAY_GRAPH_NONE, NULL, NULL};
-    assert_int_equal(tk_xray_graph_print_dot(g, f, &o), TK_OK);
+    assert_int_equal(tk_xray_graph_print_dot(g, f, &o, &err), TK_OK);
     fclose(f);
     tk_xray_graph_free(g);
     return buf;

@@ -1035,12 +1035,12 @@ static sweep_result sweep_one(const uint8_t *d, size_t n)
         tk_error cerr;
         tk_error_clear(&cerr);
         tk_input *in = tk_input_from_memory(d, n, "sweep", &cerr);
-        tk_options *o = tk_options_new();
+        tk_options *o = tk_options_new(&cerr);
         tu_capture c;
         tk_sink *s = tu_sink_open(&c, k == 2 ? TK_SINK_TEXT : TK_SINK_JSON);
         tk_status st;
         if (k < 2) {
-            assert_int_equal(tk_options_set(o, "records", recs[k]), TK_OK);
+            assert_int_equal(tk_options_set(o, "records", recs[k], &cerr), TK_OK);
             st = tk_dump(f, in, o, s, &cerr);
         } else {
             uint64_t nw = 0;

@@ -819,7 +819,7 @@ static tk_status convert_mem(const uint8_t *d, size_t n, const char *target, cha
 {
     tk_error_clear(err);
     tk_input *in = tk_input_from_memory(d, n, "mem", err);
-    tk_options *o = tk_options_new();
+    tk_options *o = tk_options_new(err);
     FILE *f = open_memstream(out, len);
     tk_status st = tk_convert(tk_format_find("xray"), in, o, target, f, err);
     fclose(f);

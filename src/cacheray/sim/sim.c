@@ -440,15 +440,19 @@ void tk_cachesim_get_thread(const tk_cachesim *s, size_t i, tk_cachesim_thread *
         *out = *(const tk_cachesim_thread *)tk_map_value(&s->threads.by_id, i);
 }
 
-size_t tk_cachesim_false_sharing_count(tk_cachesim *s, uint64_t *shared_lines)
+tk_status tk_cachesim_false_sharing_count(tk_cachesim *s, size_t *count,
+                                          uint64_t *shared_lines, tk_error *err)
 {
+    *count = 0;
     if (shared_lines)
         *shared_lines = s->fs.nshared;
     if (cs_fs_finish(&s->fs, s) != 0) {
         s->oom = 1;
-        return 0;
+        s->fs.norder = 0; /* the report is incomplete: show none of it */
+        return oom(err);
     }
-    return s->fs.norder;
+    *count = s->fs.norder;
+    return TK_OK;
 }
 
 void tk_cachesim_get_false_sharing(const tk_cachesim *s, size_t i,

@@ -231,10 +231,13 @@ static void sharer(out *o, const tk_cachesim_sharer *w, uint64_t line)
         tk_sink_null(o->s, "field");
 }
 
-static void false_sharing(out *o, tk_cachesim *sim, size_t top)
+/* The false-sharing table; 1 when out of memory (tk_cachesim_write says). */
+static int false_sharing(out *o, tk_cachesim *sim, size_t top)
 {
     uint64_t shared;
-    size_t n = tk_cachesim_false_sharing_count(sim, &shared);
+    size_t n;
+    tk_error err;
+    int bad = tk_cachesim_false_sharing_count(sim, &n, &shared, &err) != TK_OK;
     tk_sink_u64(o->s, "lines_written_by_several_threads", shared, 0);
     tk_sink_u64(o->s, "false_sharing_lines", n, 0);
     if (top && n > top)
@@ -267,6 +270,7 @@ static void false_sharing(out *o, tk_cachesim *sim, size_t top)
         }
     }
     tk_sink_array_end(o->s);
+    return bad;
 }
 
 static void reuse(out *o)
@@ -318,7 +322,7 @@ tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *sink, const char *file, siz
     if (!types_first)
         bad |= types(&o);
     threads(&o);
-    false_sharing(&o, s, top);
+    bad |= false_sharing(&o, s, top);
     reuse(&o);
     tk_sink_object_end(sink);
     if (bad || s->oom)

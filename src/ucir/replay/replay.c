@@ -6,15 +6,16 @@
 
 #include "ucir/replay/replay_int.h"
 
-tk_ucir_replay *tk_ucir_replay_new(const tk_ucir_header *h)
+tk_ucir_replay *tk_ucir_replay_new(const tk_ucir_header *h, tk_error *err)
 {
     tk_ucir_replay *rp = calloc(1, sizeof *rp);
-    if (!rp)
-        return NULL;
-    rp->regs = calloc(RP_NREGS, sizeof *rp->regs);
-    rp->have = calloc(RP_NREGS / 64, sizeof *rp->have);
-    if (!rp->regs || !rp->have) {
+    if (rp) {
+        rp->regs = calloc(RP_NREGS, sizeof *rp->regs);
+        rp->have = calloc(RP_NREGS / 64, sizeof *rp->have);
+    }
+    if (!rp || !rp->regs || !rp->have) {
         tk_ucir_replay_free(rp);
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         return NULL;
     }
     rp->h = *h;

@@ -280,7 +280,7 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
     int fd = mkstemp(tmp);
     builder b;
     memset(&b, 0, sizeof b);
-    tk_ucir_replay *rp = tk_ucir_replay_new(th);
+    tk_ucir_replay *rp = tk_ucir_replay_new(th, err);
     b.z = ucir_deflater_new(1);
     b.out = fd >= 0 ? fdopen(fd, "wb") : NULL;
     tk_status st;
@@ -534,11 +534,13 @@ tk_status tk_ucir_replay_seek(tk_ucir_replay *rp, tk_ucir_reader *r, const tk_uc
     return tk_ucir_reader_seek(r, s.frame_offset, s.frame_index, s.record_index, err);
 }
 
-int tk_ucir_index_default_path(const char *trace_path, char *buf, size_t size)
+tk_status tk_ucir_index_default_path(const char *trace_path, char *buf, size_t size,
+                                     tk_error *err)
 {
     char *abs = realpath(trace_path, NULL);
     if (!abs)
-        return -1;
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "%s: %s", trace_path,
+                            strerror(errno));
     uint64_t h = tk_hash_bytes(abs, strlen(abs));
     free(abs);
     const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -548,7 +550,8 @@ int tk_ucir_index_default_path(const char *trace_path, char *buf, size_t size)
     else if (home && *home)
         snprintf(dir, sizeof dir, "%s/.cache/tracekit", home);
     else
-        return -1;
+        return tk_error_set(err, TK_EUNSUPPORTED, TK_NO_OFFSET, TK_NO_RECORD,
+                            "no cache directory: neither XDG_CACHE_HOME nor HOME is set");
     /* create the cache directories as needed */
     for (char *s = dir + 1; *s; s++)
         if (*s == '/') {
@@ -557,7 +560,11 @@ int tk_ucir_index_default_path(const char *trace_path, char *buf, size_t size)
             *s = '/';
         }
     if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-        return -1;
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "cannot create %s: %s",
+                            dir, strerror(errno));
     int n = snprintf(buf, size, "%s/ucir-%016llx.idx", dir, (unsigned long long)h);
-    return n > 0 && (size_t)n < size ? 0 : -1;
+    if (n <= 0 || (size_t)n >= size)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "the index path needs %d bytes, the buffer has %zu", n + 1, size);
+    return TK_OK;
 }

@@ -47,14 +47,21 @@ struct tk_xray_account {
     size_t nfuncs;         /* functions with a latency */
     tk_lat_pool pool;
     int consumed;          /* quantiles computed, latencies freed */
-    int failed;            /* ... or that failed */
+    tk_status failed;      /* ... or that failed (TK_ENOMEM or TK_EIO) */
 };
 
-tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o)
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o, tk_error *err)
 {
     tk_xray_account *a = calloc(1, sizeof *a);
-    if (!a)
+    if (!a) {
+        oom(err);
         return NULL;
+    }
     if (o)
         a->opt = *o;
     tk_map_init(&a->threads, sizeof(thread_state));
@@ -155,7 +162,8 @@ static void leave(tk_xray_account *a, thread_state *t, int32_t func)
 
 static uint64_t diff(uint64_t x, uint64_t y) { return x > y ? x - y : y - x; }
 
-int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec)
+/* tk_xray_account_add without the error: -1 is out of memory. */
+static int add(tk_xray_account *a, const tk_xray_record *rec)
 {
     if (rec->kind >= TK_XRAY_CUSTOM_EVENT)
         return TK_XRAY_ACCOUNT_OK;
@@ -211,6 +219,14 @@ int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec)
     return TK_XRAY_ACCOUNT_OK;
 }
 
+int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec, tk_error *err)
+{
+    int rc = add(a, rec);
+    if (rc < 0)
+        oom(err);
+    return rc;
+}
+
 size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
                              int32_t *funcs, size_t cap)
 {
@@ -228,15 +244,19 @@ size_t tk_xray_account_functions(const tk_xray_account *a) { return a->nfuncs; }
 
 uint64_t tk_xray_account_spilled(const tk_xray_account *a) { return a->pool.spilled; }
 
-static int fill_row(tk_xray_account *a, func_stats *f, int32_t id, tk_xray_account_row *r)
+/* One function's row, its quantiles computed on the first call: TK_OK,
+ * TK_ENOMEM, or TK_EIO when the spilled latencies cannot be read back. */
+static tk_status fill_row(tk_xray_account *a, func_stats *f, int32_t id,
+                          tk_xray_account_row *r)
 {
     uint64_t n = f->count;
     if (!a->consumed) {
         /* the same element indices as llvm-xray's nth_element calls */
         uint64_t k[3] = {n / 2, (uint64_t)floor((double)n * 0.9),
                          (uint64_t)floor((double)n * 0.99)};
-        if (tk_lat_select(&a->pool, &f->lat, k, f->min, f->max, f->q) != 0)
-            return -1;
+        int rc = tk_lat_select(&a->pool, &f->lat, k, f->min, f->max, f->q);
+        if (rc != 0)
+            return rc == -2 ? TK_EIO : TK_ENOMEM;
         tk_lat_list_free(&a->pool, &f->lat);
     }
     r->func_id = id;
@@ -247,7 +267,7 @@ static int fill_row(tk_xray_account *a, func_stats *f, int32_t id, tk_xray_accou
     r->p99 = f->q[2];
     r->max = f->max;
     r->sum = f->sum;
-    return 0;
+    return TK_OK;
 }
 
 static uint64_t sort_key(const tk_xray_account_row *r, tk_xray_account_sort by)
@@ -282,34 +302,46 @@ static int cmp_row(const void *x, const void *y, void *ctx)
     return c;
 }
 
-size_t tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
-                            int descending, tk_xray_account_row **rows)
+static tk_status rows_failed(tk_status st, tk_error *err)
+{
+    if (st == TK_EIO)
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                            "reading latencies back from their temporary file failed");
+    return oom(err);
+}
+
+tk_status tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
+                               int descending, tk_xray_account_row **rows, size_t *nrows,
+                               tk_error *err)
 {
     size_t n = 0;
-    if (a->failed)
-        return (size_t)-1;
+    *rows = NULL;
+    *nrows = 0;
+    if (a->failed) /* the statistics are gone with the first failure */
+        return rows_failed(a->failed, err);
     tk_xray_account_row *r = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *r);
     if (!r)
-        return (size_t)-1;
-    int rc = 0;
-    for (size_t i = 0; i < a->ndirect && rc == 0; i++)
+        return oom(err);
+    tk_status st = TK_OK;
+    for (size_t i = 0; i < a->ndirect && st == TK_OK; i++)
         if (a->direct[i].count)
-            rc = fill_row(a, &a->direct[i], (int32_t)i, &r[n++]);
-    for (size_t i = 0; i < a->other.n && rc == 0; i++) {
+            st = fill_row(a, &a->direct[i], (int32_t)i, &r[n++]);
+    for (size_t i = 0; i < a->other.n && st == TK_OK; i++) {
         func_stats *f = tk_map_value(&a->other, i);
         if (f->count)
-            rc = fill_row(a, f, (int32_t)a->other.ukeys[i], &r[n++]);
+            st = fill_row(a, f, (int32_t)a->other.ukeys[i], &r[n++]);
     }
     a->consumed = 1;
-    a->failed = rc != 0;
-    if (rc != 0) {
+    a->failed = st;
+    if (st != TK_OK) {
         free(r);
-        return (size_t)-1;
+        return rows_failed(st, err);
     }
     sort_spec sp = {sort, descending};
     qsort_r(r, n, sizeof *r, cmp_row, &sp); /* glibc */
     *rows = r;
-    return n;
+    *nrows = n;
+    return TK_OK;
 }
 
 const char *tk_xray_account_failure_text(tk_xray_account_failure f)

@@ -78,11 +78,18 @@ struct tk_xray_graph {
     tstat edge_max, vertex_max;
 };
 
-tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o)
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o, tk_error *err)
 {
     tk_xray_graph *g = calloc(1, sizeof *g);
-    if (!g)
+    if (!g) {
+        oom(err);
         return NULL;
+    }
     if (o)
         g->opt = *o;
     tk_map_init(&g->threads, sizeof(thread));
@@ -91,6 +98,7 @@ tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o)
     /* llvm-xray's GraphRenderer starts with G[0] = {} */
     if (!tk_map_u64(&g->vertices, 0)) {
         tk_xray_graph_free(g);
+        oom(err);
         return NULL;
     }
     return g;
@@ -163,7 +171,8 @@ static int push_event(tk_xray_graph *g, uint64_t key, uint64_t timing, int32_t f
     return 0;
 }
 
-int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *r)
+/* tk_xray_graph_add without the error: -1 is out of memory. */
+static int add(tk_xray_graph *g, const tk_xray_record *r)
 {
     if (g->broken)
         return -1;
@@ -226,6 +235,14 @@ int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *r)
     frame top = t->stack[--t->depth];
     int32_t from = t->depth ? t->stack[t->depth - 1].func : 0;
     return push_event(g, key, diff(top.tsc, r->tsc), from, r->func_id) != 0 ? -1 : 0;
+}
+
+int tk_xray_graph_add(tk_xray_graph *g, const tk_xray_record *r, tk_error *err)
+{
+    int rc = add(g, r);
+    if (rc < 0)
+        oom(err);
+    return rc;
 }
 
 size_t tk_xray_graph_stack(const tk_xray_graph *g, uint32_t tid, int32_t *funcs, size_t cap)
@@ -409,18 +426,19 @@ out:
 
 static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency);
 
-tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency)
+tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency, tk_error *err)
 {
     if (g->broken)
-        return TK_ENOMEM;
+        return oom(err);
     if (g->finished)
         return TK_OK;
     tk_status st = finish(g, cycle_frequency);
-    if (st != TK_OK)
+    if (st != TK_OK) {
         g->broken = 1;
-    else
-        g->finished = 1;
-    return st;
+        return oom(err);
+    }
+    g->finished = 1;
+    return TK_OK;
 }
 
 static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
@@ -592,16 +610,19 @@ int tk_xray_graph_edge(const tk_xray_graph *g, size_t i, int32_t *from, int32_t 
 
 /* ---------------------------------------------------------------- output */
 
-int tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat)
+tk_status tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat,
+                                   tk_error *err)
 {
     static const char *const names[] = {"none", "count", "min", "med",
                                         "90p",  "99p",   "max", "sum"};
     for (int i = 0; i < 8; i++)
         if (name && strcmp(name, names[i]) == 0) {
             *stat = (tk_xray_graph_stat)i;
-            return 0;
+            return TK_OK;
         }
-    return -1;
+    return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                        "unknown statistic '%s' (none, count, min, med, 90p, 99p, max "
+                        "or sum)", name ? name : "");
 }
 
 static double stat_value(const tstat *s, tk_xray_graph_stat t)
@@ -764,12 +785,12 @@ static void put_name(FILE *out, const char *name)
 }
 
 tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
-                                  const tk_xray_graph_print_options *o)
+                                  const tk_xray_graph_print_options *o, tk_error *err)
 {
     static const tk_xray_graph_print_options none = {0};
     if (!o)
         o = &none;
-    tk_status st = tk_xray_graph_finish(g, 0); /* nothing if finished */
+    tk_status st = tk_xray_graph_finish(g, 0, err); /* nothing if finished */
     if (st != TK_OK)
         return st;
     fputs("digraph xray {\n", out);
@@ -807,6 +828,6 @@ tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
     }
     fputs("}\n", out);
     if (fflush(out) != 0 || ferror(out))
-        return TK_EIO;
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing output failed");
     return TK_OK;
 }

@@ -282,7 +282,7 @@ static int select_by_buckets(const uint64_t *v, size_t n, const uint64_t k[3],
 }
 
 /* Call fn(ctx, values, n) over every value of the list, runs first.
- * Returns 0 or -1 on a read error. */
+ * Returns 0 or -2 on a read error. */
 typedef void (*block_fn)(void *ctx, const uint64_t *v, size_t n);
 
 static int for_each_block(tk_lat_pool *p, const tk_lat_list *l, block_fn fn, void *ctx)
@@ -296,7 +296,7 @@ static int for_each_block(tk_lat_pool *p, const tk_lat_list *l, block_fn fn, voi
             if (got < 0 && errno == EINTR)
                 continue;
             if (got <= 0 || (size_t)got % sizeof *buf)
-                return -1;
+                return -2;
             size_t nv = (size_t)got / sizeof *buf;
             fn(ctx, buf, nv);
             off += (uint64_t)got;
@@ -332,9 +332,10 @@ static int select_in_memory(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3],
         gather g = {malloc(n * sizeof *v), 0};
         if (!g.v)
             return -1;
-        if (for_each_block(p, l, gather_block, &g) != 0) {
+        int rc = for_each_block(p, l, gather_block, &g);
+        if (rc != 0) {
             free(g.v);
-            return -1;
+            return rc;
         }
         free_chunks(p, l, NULL);
         v = own = g.v;
@@ -417,10 +418,11 @@ static int select_narrowing(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3],
             busy |= w->t[i].state != 2;
         if (!busy)
             break;
-        if (for_each_block(p, l, narrow_block, w) != 0 || w->oom) {
+        rc = for_each_block(p, l, narrow_block, w);
+        if (rc == 0 && w->oom)
             rc = -1;
+        if (rc != 0)
             break;
-        }
         for (int i = 0; i < 3 && rc == 0; i++) {
             target *t = &w->t[i];
             if (t->state == 1) {

@@ -65,8 +65,8 @@ static inline int tk_lat_add(tk_lat_pool *p, tk_lat_list *l, uint64_t v)
 
 /* The elements at positions k[0] <= k[1] <= k[2] (< l->n) of the sorted
  * values, into out[]; min and max are the list's extremes (the first
- * narrowing range). Frees the list's chunks. Returns 0, or -1 when out of
- * memory or the spill file cannot be read. */
+ * narrowing range). Frees the list's chunks. Returns 0, -1 when out of
+ * memory, or -2 when the spill file cannot be read. */
 int tk_lat_select(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3], uint64_t min,
                   uint64_t max, uint64_t out[3]);
 

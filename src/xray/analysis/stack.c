@@ -43,11 +43,14 @@ struct tk_xray_stacks {
     int oom;
 };
 
-tk_xray_stacks *tk_xray_stacks_new(void)
+tk_xray_stacks *tk_xray_stacks_new(tk_error *err)
 {
     tk_xray_stacks *s = calloc(1, sizeof *s);
-    if (s)
-        tk_map_init(&s->threads, sizeof(thread));
+    if (!s) {
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        return NULL;
+    }
+    tk_map_init(&s->threads, sizeof(thread));
     return s;
 }
 
@@ -103,7 +106,8 @@ static uint32_t new_node(tk_xray_stacks *s, int32_t func, uint32_t parent)
 
 static uint64_t diff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
-int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *r)
+/* tk_xray_stacks_add without the error: -1 is out of memory. */
+static int add(tk_xray_stacks *s, const tk_xray_record *r)
 {
     if (r->kind >= TK_XRAY_CUSTOM_EVENT)
         return 0;
@@ -177,6 +181,14 @@ int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *r)
     }
     t->depth = from;
     return status;
+}
+
+int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *r, tk_error *err)
+{
+    int rc = add(s, r);
+    if (rc < 0)
+        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    return rc;
 }
 
 /* ------------------------------------------------------------- merging */
@@ -450,43 +462,53 @@ static int print_all(printer *p, const uint32_t *roots, size_t nroots, int repor
     return 0;
 }
 
+/* The stacks of each thread in llvm-xray's thread order (by_thread).
+ * 0, or -1 when out of memory. */
+static int print_threads(printer *p, tk_sink *json)
+{
+    tk_xray_stacks *s = p->s;
+    uint32_t *tids = malloc((s->order.entries ? s->order.entries : 1) * sizeof *tids);
+    if (!tids)
+        return -1;
+    size_t nt = tk_densemap_keys(&s->order, tids);
+    int rc = 0;
+    for (size_t k = 0; k < nt && rc == 0; k++) {
+        size_t n;
+        uint32_t *roots = root_values(s, tids[k], 1, 0, &n);
+        if (!roots) {
+            rc = -1;
+            break;
+        }
+        if (p->o->view == TK_XRAY_STACKS_TOP) {
+            fprintf(p->out, "Thread %u:\n", tids[k]);
+            rc = print_top(p, roots, n);
+            fputc('\n', p->out);
+        } else {
+            rc = print_all(p, roots, n, 1, tids[k], json);
+        }
+        free(roots);
+    }
+    free(tids);
+    return rc;
+}
+
 tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
-                               const tk_xray_stacks_print_options *o)
+                               const tk_xray_stacks_print_options *o, tk_error *err)
 {
     printer p = {s, out, o, {0}};
     int per_thread = o->threads == TK_XRAY_STACKS_PER_THREAD;
     int aggregate = o->threads == TK_XRAY_STACKS_AGGREGATE;
-    int rc = 0;
+    int rc;
     int own = o->view == TK_XRAY_STACKS_JSON && !o->json;
-    tk_sink *json = own ? tk_sink_new(out, TK_SINK_JSON)
+    tk_sink *json = own ? tk_sink_new(out, TK_SINK_JSON, err)
                     : o->view == TK_XRAY_STACKS_JSON ? o->json : NULL;
     if (o->view == TK_XRAY_STACKS_JSON && !json)
-        return TK_ENOMEM;
+        return err->status;
     /* Top stacks report per thread only when asked; the full listings
      * (flame, folded, json) are per thread unless aggregated. */
     int by_thread = o->view == TK_XRAY_STACKS_TOP ? per_thread : !aggregate;
     if (by_thread) {
-        uint32_t *tids = malloc((s->order.entries ? s->order.entries : 1) * sizeof *tids);
-        size_t nt = tids ? tk_densemap_keys(&s->order, tids) : 0;
-        for (size_t k = 0; k < nt && rc == 0; k++) {
-            size_t n;
-            uint32_t *roots = root_values(s, tids[k], 1, 0, &n);
-            if (!roots) {
-                rc = -1;
-                break;
-            }
-            if (o->view == TK_XRAY_STACKS_TOP) {
-                fprintf(out, "Thread %u:\n", tids[k]);
-                rc = print_top(&p, roots, n);
-                fputc('\n', out);
-            } else {
-                rc = print_all(&p, roots, n, 1, tids[k], json);
-            }
-            free(roots);
-        }
-        if (!tids)
-            rc = -1;
-        free(tids);
+        rc = print_threads(&p, json);
     } else {
         size_t n;
         uint32_t *roots = root_values(s, 0, 0, aggregate, &n);
@@ -500,13 +522,14 @@ tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
     }
     tk_status st = TK_OK;
     if (own) {
-        tk_error err;
-        st = tk_sink_finish(json, &err);
+        st = tk_sink_finish(json, err);
         tk_sink_free(json);
     }
     if (rc != 0 || s->oom)
-        return TK_ENOMEM;
-    if (st != TK_OK || fflush(out) != 0 || ferror(out))
-        return TK_EIO;
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    if (st != TK_OK)
+        return st;
+    if (fflush(out) != 0 || ferror(out))
+        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing output failed");
     return TK_OK;
 }
