@@ -26,16 +26,19 @@ build:
 
 # The whole suite twice: an optimized build, then under ASan+UBSan.
 # TK_TESTS=ON: configuring fails without cmocka, and ctest fails when it
-# finds no tests, rather than passing on an empty suite.
+# finds no tests, rather than passing on an empty suite. TK_WERROR=ON:
+# warnings fail developer and CI builds (make build leaves it as cached,
+# OFF in a new build directory, so users' newer compilers cannot break it).
 test: deps test-release test-asan
 
 test-release:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTK_TESTS=ON $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTK_TESTS=ON -DTK_WERROR=ON $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
 test-asan:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON -DTK_TESTS=ON $(CMAKE_ARGS)
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON -DTK_TESTS=ON -DTK_WERROR=ON \
+		$(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure --no-tests=error -j $(JOBS)
@@ -57,7 +60,7 @@ demo:
 
 fuzz:
 	sh scripts/deps.sh build test fuzz
-	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_FUZZ=ON
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_FUZZ=ON -DTK_WERROR=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 

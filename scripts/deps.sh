@@ -18,8 +18,11 @@ for role in "$@"; do
     build) ;;
     # test: llvm (llvm-xray, llvm-cxxfilt) and libllvm14, whose demangler
     # tracekit loads at run time (the C++ names are compared with LLVM's);
-    # python3-jsonschema checks the --json outputs against docs/schema
-    test) want="$want libcmocka-dev clang llvm libllvm14 llvm-14-tools libclang-rt-14-dev python3 python3-jsonschema" ;;
+    # python3-jsonschema checks the --json outputs against docs/schema;
+    # package.examples links examples/api/ fully static: libdw.a needs
+    # libbz2.a, Snappy's libsnappy.a libstdc++.a
+    test) want="$want libcmocka-dev clang llvm libllvm14 llvm-14-tools libclang-rt-14-dev python3 python3-jsonschema"
+          want="$want libbz2-dev libstdc++-12-dev" ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
     bench) want="$want time llvm llvm-14-tools" ;;
     # demo: clang records examples/xray/demo.c and the Cacheray programs;

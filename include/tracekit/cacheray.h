@@ -18,6 +18,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef enum tk_cacheray_type {
     TK_CACHERAY_READ = 0x00,
@@ -172,6 +173,7 @@ size_t tk_cacheray_encode(const tk_cacheray_record *rec, tk_endian endian,
 /* "read", "write", "rtta_add", "rtta_remove"; "unknown" (static text). */
 const char *tk_cacheray_type_name(tk_cacheray_type t);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 enum { TK_CACHESIM_MAX_LEVELS = 8, TK_CACHESIM_NAME_MAX = 32 };
 
@@ -233,6 +234,7 @@ enum { TK_CACHESIM_TYPES_FIRST = 1u << 0 };
 tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *out, const char *file,
                             size_t top, unsigned flags, tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

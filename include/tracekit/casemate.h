@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /* Record kinds (the word after the opening bracket). */
 typedef enum tk_casemate_kind {
@@ -237,6 +238,7 @@ const char *tk_casemate_hint_name(tk_casemate_hint h);       /* "set_root_lock" 
 /* 1 when the TLBI operation takes an address operand, else 0. */
 int tk_casemate_tlbi_has_operand(tk_casemate_tlbi t);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

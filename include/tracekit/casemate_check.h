@@ -23,6 +23,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_casemate_check_options {
     int racy;               /* no lock, ownership or write-authorisation
@@ -159,6 +160,7 @@ tk_status tk_casemate_check_write_dot(const tk_casemate_checker *c, FILE *out, t
 const char *tk_casemate_state_name(tk_casemate_state s);   /* "V", "IU", "I", "-" */
 const char *tk_casemate_lis_name(tk_casemate_lis l);       /* "unguarded", "dsbed", ... */
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

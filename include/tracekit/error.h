@@ -15,6 +15,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /* Status codes returned by every fallible call (0 = success). */
 typedef enum tk_status {
@@ -84,6 +85,7 @@ const char *tk_error_format(const tk_error *err, const char *file, char *buf,
  * text; "unknown error" for a value outside the enumeration. */
 const char *tk_status_name(tk_status status);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_format tk_format;
 typedef struct tk_options tk_options;
@@ -42,10 +43,19 @@ const char *tk_options_get(const tk_options *o, const char *key);
 tk_status tk_options_get_u64(const tk_options *o, const char *key,
                              uint64_t dflt, uint64_t *value, tk_error *err);
 
-/* The keys set, in the order they were first set (to check or list them):
- * tk_options_key returns key i (owned by `o`), NULL past the end. */
+/* Add another value for `key` after those it has (a repeated option, such
+ * as bbm's --watch): tk_options_get returns the first, tk_options_value
+ * each. TK_ENOMEM on allocation failure (the set is unchanged). */
+tk_status tk_options_add(tk_options *o, const char *key, const char *value,
+                         tk_error *err);
+
+/* The entries, in the order they were made (to check or list them; a key
+ * set again keeps its place, a key added to has one entry per value):
+ * tk_options_key and
+ * tk_options_value return entry i's (owned by `o`), NULL past the end. */
 size_t tk_options_count(const tk_options *o);
 const char *tk_options_key(const tk_options *o, size_t i);
+const char *tk_options_value(const tk_options *o, size_t i);
 
 /* Common keys:
  *   "skip", "limit"  dump: records to skip / at most to print
@@ -117,6 +127,7 @@ const char *const *tk_format_options(const tk_format *f);
  * the format does not read; the commands above check this themselves. */
 tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_input tk_input;
 
@@ -95,6 +96,7 @@ void tk_input_new_pass(tk_input *in);
  * inputs are then used by the same thread. */
 void tk_input_share_progress(tk_input *to, const tk_input *from);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

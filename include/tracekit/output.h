@@ -12,6 +12,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_output tk_output;
 
@@ -29,6 +30,7 @@ tk_status tk_output_commit(tk_output *o, tk_error *err);
 /* Remove the temporary file. Frees `o`. NULL is fine. */
 void tk_output_abort(tk_output *o);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

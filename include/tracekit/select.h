@@ -30,6 +30,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_selection tk_selection;
 
@@ -50,6 +51,7 @@ const char *tk_selection_option(const tk_selection *s);
  * "func"): TK_OK, or TK_EUSAGE with the reason (for early errors). */
 tk_status tk_selection_check(const char *key, const char *value, tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_sink tk_sink;
 
@@ -116,6 +117,7 @@ void tk_sink_limit_end(tk_sink *s);
 int tk_sink_dropped(const tk_sink *s, size_t i, const char **group,
                     uint64_t *count);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -42,7 +42,16 @@
  * take no handle (names of enumerations, probes, tk_selection_check,
  * tk_xray_demangle, the format registry) are safe to call from any
  * thread. Environment variables (TMPDIR, TRACEKIT_NO_AVX2, ...) are read
- * when first needed: do not change them while other threads use tracekit. */
+ * when first needed: do not change them while other threads use tracekit.
+ *
+ * Symbols. What these headers declare is the library's whole ABI: the
+ * library is compiled with -fvisibility=hidden and each header declares
+ * inside `#pragma GCC visibility push(default)`, so libtracekit.so exports
+ * exactly these functions (<tracekit/cacheray_record.h> is the recorder's)
+ * and libtracekit.a has no other global symbol (its internals are local: a
+ * program may define its own sb_append).
+ * The soname is libtracekit.so.MAJOR (libtracekit.so.0); tk_version says
+ * which release is loaded. */
 #ifndef TRACEKIT_TRACEKIT_H
 #define TRACEKIT_TRACEKIT_H
 
@@ -59,6 +68,7 @@
 #include <tracekit/sink.h>
 #include <tracekit/output.h>
 #include <tracekit/format.h>
+#include <tracekit/command.h>
 #include <tracekit/select.h>
 #include <tracekit/cacheray.h>
 #include <tracekit/cachesim.h>
@@ -74,12 +84,15 @@
 #include <tracekit/xray_export.h>
 #include <tracekit/xray_map.h>
 #include <tracekit/xray_yaml.h>
+#include <tracekit/reader.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 /* The library's version, "0.2.0" (static text). */
 const char *tk_version(void);
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef enum tk_ucir_variant {
     TK_UCIR_SPEC = 0,     /* 2016 spec, version 0 */
@@ -230,6 +231,7 @@ const char *tk_ucir_reg_name(uint32_t arch, uint32_t mode, uint32_t num);
 const char *tk_ucir_reg_label(uint32_t arch, uint32_t mode, uint32_t num, char *buf,
                               size_t size);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

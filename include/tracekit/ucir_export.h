@@ -18,6 +18,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /* Tenet: one line per instruction, comma-separated. The first line has
  * every known general-purpose register, later lines the registers whose
@@ -42,6 +43,7 @@ tk_status tk_ucir_export_drcov(tk_ucir_reader *r, FILE *out, uint64_t *unmapped,
 tk_status tk_ucir_export_drcov_window(tk_ucir_reader *r, FILE *out, uint64_t from, uint64_t to,
                                       uint64_t *unmapped, tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

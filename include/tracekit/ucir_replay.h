@@ -26,6 +26,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_ucir_replay tk_ucir_replay;
 
@@ -123,6 +124,7 @@ tk_status tk_ucir_replay_seek(tk_ucir_replay *rp, tk_ucir_reader *r, const tk_uc
 tk_status tk_ucir_index_default_path(const char *trace_path, char *buf, size_t size,
                                      tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 enum { TK_XRAY_BASIC = 0, TK_XRAY_FDR = 1 };
 enum { TK_XRAY_HEADER_SIZE = 32, TK_XRAY_BASIC_RECORD_SIZE = 32 };
@@ -213,6 +214,7 @@ tk_status tk_xray_writer_free(tk_xray_writer *w, tk_error *err);
  * *h. Cannot fail. */
 void tk_xray_default_header(tk_xray_header *h, uint16_t type, uint16_t version);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_xray_account tk_xray_account;
 
@@ -95,6 +96,7 @@ tk_status tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
 /* Why a record could not be accounted, in words (static text). */
 const char *tk_xray_account_failure_text(tk_xray_account_failure f);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

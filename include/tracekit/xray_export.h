@@ -11,6 +11,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /* Names a function id for display; NULL falls back to "#<id>". */
 typedef const char *(*tk_xray_name_fn)(void *ctx, int32_t func_id);
@@ -29,6 +30,7 @@ typedef const char *(*tk_xray_name_fn)(void *ctx, int32_t func_id);
 tk_status tk_xray_write_chrome(tk_xray_reader *r, FILE *out, tk_xray_name_fn name,
                                void *name_ctx, tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

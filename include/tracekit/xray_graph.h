@@ -19,6 +19,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /* The graph has a vertex per function entered and an edge caller -> callee
  * per pair seen, where calls made with an empty stack hang off the virtual
@@ -131,6 +132,7 @@ tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
  * counts as 0), as "#RRGGBB" into buf[8]. Cannot fail. */
 void tk_xray_graph_color(double point, char buf[8]);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

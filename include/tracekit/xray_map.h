@@ -19,6 +19,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_xray_map tk_xray_map;
 
@@ -152,6 +153,7 @@ tk_status tk_xray_map_write_yaml(tk_xray_map *m, FILE *out, int symbolize,
  * "custom-event", "typed-event"; "unknown" otherwise. */
 const char *tk_xray_sled_kind_name(tk_xray_sled_kind k);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 typedef struct tk_xray_stacks tk_xray_stacks;
 
@@ -66,6 +67,7 @@ typedef struct tk_xray_stacks_print_options {
 tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
                                const tk_xray_stacks_print_options *o, tk_error *err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default)
 
 /* ---- writing
  *
@@ -104,6 +105,7 @@ const char *tk_xray_yaml_reader_function(const tk_xray_yaml_reader *r);
  * Cannot fail. */
 int tk_xray_yaml_probe(const uint8_t *head, size_t n);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,7 @@
 #include <tracekit/format.h>
 
 #include "cacheray/cacheray_int.h"
+#include "cacheray/cmd/cmd.h"
 #include "cacheray/sim/sim_int.h"
 #include "core/bytes.h"
 #include "core/format_ops.h"
@@ -284,4 +285,7 @@ const struct tk_format tk_fmt_cacheray = {
     .report = tk_cacheray_sim_report,
     .targets = cr_targets,
     .options = (const char *const[]){"endian", "out-endian", "thread", "range", "addr", NULL},
+    .commands = tk_cacheray_commands,
+    .command_options = tk_cacheray_command_options,
+    .help = tk_cacheray_help,
 };

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "casemate/casemate_int.h"
+#include "casemate/cmd/cmd.h"
 #include "core/format_ops.h"
 #include "core/select.h"
 #include "core/strbuf.h"
@@ -292,4 +293,7 @@ const struct tk_format tk_fmt_casemate = {
     .report = tk_casemate_report,
     .targets = cm_targets,
     .options = (const char *const[]){"thread", "range", "addr", NULL},
+    .commands = tk_casemate_commands,
+    .command_options = tk_casemate_command_options,
+    .help = tk_casemate_help,
 };

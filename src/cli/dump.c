@@ -1,68 +1,36 @@
 /* tracekit dump: every record, one per line. */
 #include "cli.h"
-#include "selection.h"
 
-enum { OPT_LIMIT = OPT_FIRST_COMMAND_OPTION, OPT_SKIP, OPT_RECORDS };
-
-static const char help[] =
-    "usage: tracekit dump [OPTIONS] FILE\n"
-    "\n"
-    "Print the records of a trace, one per line; with --json, JSON Lines\n"
-    "with one object per record.\n"
-    "\n"
-    "options:\n"
-    "  --skip N          start after the first N records (of those selected)\n"
-    "  --limit N         print at most N records\n"
-    "  --records raw|logical\n"
-    "                    XRay FDR: raw records as llvm-xray fdr-dump prints\n"
-    "                    them (default), or expanded calls with absolute TSCs\n"
-    "                    (the default with a selection, which keeps those)\n"
-    "  --records instructions|raw\n"
-    "                    UCIR: a per-instruction listing with disassembly and\n"
-    "                    each instruction's effects (default; --skip/--limit\n"
-    "                    count instructions), or the records as they are\n"
-    CLI_SELECT_HELP_IDS CLI_COMMON_HELP;
-
-/* A count: checked here so that `--limit FILE` says so, not "missing FILE". */
-static int count(cli *c, const char *option, const char *key, const char *arg)
+/* --skip, --limit: checked here so that `--limit FILE` says so, not
+ * "missing FILE". */
+static tk_status count(tk_options *o, const tk_option *opt, const char *value, tk_error *err)
 {
     uint64_t v;
-    if (cli_parse_count(arg, &v) != 0) {
-        cli_usage_error(c->command, "%s takes a number, not '%s'", option, arg);
-        return -1;
-    }
-    return cli_set(c, key, arg) == EXIT_OK ? 1 : -1;
+    if (cli_parse_count(value, &v) != 0)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--%s takes a number, not '%s'", opt->name, value);
+    return tk_options_set(o, opt->name, value, err);
 }
 
-static int extra(cli *c, int opt, const char *arg)
+static tk_status dump(cli *c, tk_sink *s, tk_error *err)
 {
-    if (opt == OPT_LIMIT)
-        return count(c, "--limit", "limit", arg);
-    if (opt == OPT_SKIP)
-        return count(c, "--skip", "skip", arg);
-    if (opt == OPT_RECORDS)
-        return cli_set(c, "records", arg) == EXIT_OK ? 1 : -1;
-    return 0;
+    return tk_dump(c->ctx.format, c->ctx.in, c->ctx.opts, s, err);
 }
 
-static tk_status run(cli *c, tk_sink *s, tk_error *err)
-{
-    return tk_dump(c->fmt, c->in, c->opts, s, err);
-}
+static int run(tk_command_ctx *x) { return cli_run(x->host_data, dump); }
 
-int cmd_dump(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
-        CLI_SELECT_LONG_OPTIONS,
-        {"limit", required_argument, NULL, OPT_LIMIT},
-        {"skip", required_argument, NULL, OPT_SKIP},
-        {"records", required_argument, NULL, OPT_RECORDS},
-        {0}};
-    cli c;
-    const char *path = NULL;
-    if (cli_init(&c, "dump") != EXIT_OK)
-        return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "h", longopts, help, extra, &path);
-    return cli_run(&c, rc, path, run);
-}
+static const tk_option options[] = {
+    {.name = "skip", .value = "N", .parse = count,
+     .help = "start after the first N records (of those selected)"},
+    {.name = "limit", .value = "N", .parse = count, .help = "print at most N records"},
+    {0}};
+
+const tk_command cli_cmd_dump = {
+    .name = "dump",
+    .summary = "print the records, one per line (--json: JSON Lines)",
+    .synopsis = "[OPTIONS] FILE",
+    .help = "Print the records of a trace, one per line; with --json, JSON Lines\n"
+            "with one object per record.\n",
+    .options = options,
+    .run = run,
+};

@@ -4,25 +4,11 @@
 
 #include "cli.h"
 
-typedef struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} command;
-
-static const command commands[] = {
-    {"info", cmd_info, "summarize a trace: format, sizes, record counts"},
-    {"dump", cmd_dump, "print the records, one per line (--json: JSON Lines)"},
-    {"validate", cmd_validate, "check a trace; exit 1 if it is malformed"},
-    {"convert", cmd_convert, "write the trace in another format or byte order"},
-    {"report", cmd_report, "the format's main analysis: facts and top findings"},
-    {"account", cmd_account, "XRay: per-function call counts and latencies"},
-    {"stack", cmd_stack, "XRay: call stacks by time and count, flame graphs"},
-    {"graph", cmd_graph, "XRay: function call graph (DOT) with call statistics"},
-    {"bbm", cmd_bbm, "casemate: break-before-make and locking check of a log"},
-    {"replay", cmd_replay, "UCIR: machine state at any instruction; memory and register history"},
-    {"cachesim", cmd_cachesim, "Cacheray: cache simulation per level, type, field and thread"},
-};
+/* Ours, which every format answers; the formats' own come from the
+ * registry (tk_command_at). */
+static const tk_command *const common[] = {&cli_cmd_info, &cli_cmd_dump, &cli_cmd_validate,
+                                           &cli_cmd_convert, &cli_cmd_report};
+#define NCOMMON (sizeof common / sizeof common[0])
 
 static void usage(FILE *out)
 {
@@ -33,8 +19,10 @@ static void usage(FILE *out)
             "FILE may be '-' for standard input; the format is detected.\n"
             "\n"
             "commands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    for (size_t i = 0; i < NCOMMON; i++)
+        fprintf(out, "  %-10s %s\n", common[i]->name, common[i]->summary);
+    for (size_t i = 0; i < tk_command_count(); i++)
+        fprintf(out, "  %-10s %s\n", tk_command_at(i)->name, tk_command_at(i)->summary);
     fprintf(out, "\nformats:\n");
     for (size_t i = 0; i < tk_format_count(); i++)
         fprintf(out, "  %-10s %s\n", tk_format_name(tk_format_at(i)),
@@ -59,13 +47,18 @@ static int list_targets(void)
     return EXIT_OK;
 }
 
-static const command *find(const char *name)
+/* Run the command `name` with argv[0] its name; an unknown one is a usage
+ * error. */
+static int run_command(const char *name, int argc, char **argv)
 {
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(name, commands[i].name) == 0)
-            return &commands[i];
+    for (size_t i = 0; i < NCOMMON; i++)
+        if (strcmp(name, common[i]->name) == 0)
+            return cli_command_main(common[i], 1, argc, argv);
+    const tk_command *cmd = tk_command_find(name);
+    if (cmd)
+        return cli_command_main(cmd, 0, argc, argv);
     fprintf(stderr, "tracekit: unknown command '%s' (try 'tracekit --help')\n", name);
-    return NULL;
+    return EXIT_TROUBLE;
 }
 
 /* `tracekit help [COMMAND]`: the general help, or the command's. */
@@ -75,9 +68,8 @@ static int help(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
-    const command *c = find(argv[2]);
     char *args[] = {argv[2], "--help", NULL};
-    return c ? c->run(2, args) : EXIT_TROUBLE;
+    return run_command(argv[2], 2, args);
 }
 
 static int run(int argc, char **argv)
@@ -100,8 +92,7 @@ static int run(int argc, char **argv)
     }
     if (strcmp(name, "--list-targets") == 0) /* for the docs test */
         return list_targets();
-    const command *c = find(name);
-    return c ? c->run(argc - 1, argv + 1) : EXIT_TROUBLE;
+    return run_command(name, argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,6 @@
-/* llvm-xray's option spellings rewritten for getopt_long (see spelling.h),
- * so that scripts written for llvm-xray run unchanged. */
+/* Option spellings of LLVM's command-line parser (cl) rewritten for
+ * getopt_long (see spelling.h), so that scripts written for LLVM's tools
+ * run unchanged. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

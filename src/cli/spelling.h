@@ -1,4 +1,5 @@
-/* llvm-xray's option spellings (LLVM's cl parser) turned into getopt_long's. */
+/* The option spellings of LLVM's tools (LLVM's cl parser) turned into
+ * getopt_long's. */
 #ifndef TK_CLI_SPELLING_H
 #define TK_CLI_SPELLING_H
 

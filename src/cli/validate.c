@@ -4,60 +4,30 @@
 #include <string.h>
 
 #include "cli.h"
-#include "selection.h"
-
-enum { OPT_STRICT = OPT_FIRST_COMMAND_OPTION, OPT_MAX_WARNINGS };
 
 /* Warnings listed one by one; the rest are counted per code. */
 #define DEFAULT_MAX_WARNINGS 20
 
-static const char help[] =
-    "usage: tracekit validate [OPTIONS] FILE\n"
-    "\n"
-    "Check a whole trace. A structural error (unknown record, truncation,\n"
-    "...) stops the check: exit 1 with its location on stderr. Questionable\n"
-    "but legal records are warnings: the first 20 are listed one per line,\n"
-    "the rest counted per code (one `warning code=CODE omitted=N` line or\n"
-    "JSON record per code). The last line is a summary; its warnings=N\n"
-    "counts them all. Selections (--thread, --range, --addr, --func) do\n"
-    "not apply: the check is of the whole trace.\n"
-    "\n"
-    "options:\n"
-    "  -q, --quiet       print only the summary, not each warning\n"
-    "  --max-warnings N  list at most N warnings (default 20; 0: counts only)\n"
-    "  --strict          exit 1 when there are warnings\n" CLI_COMMON_HELP;
+static const char *const selections[] = {"thread", "range", "addr", "func"};
 
-static int quiet, strict;
-static uint64_t max_warnings = DEFAULT_MAX_WARNINGS;
-
-static int parse_count(const char *arg, uint64_t *out)
+static tk_status max_warnings(tk_options *o, const tk_option *opt, const char *value,
+                              tk_error *err)
 {
     char *end;
-    if (*arg < '0' || *arg > '9')
-        return -1;
-    unsigned long long v = strtoull(arg, &end, 10);
-    if (*end || v == ULLONG_MAX)
-        return -1;
-    *out = v;
-    return 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (*value < '0' || *value > '9' || *end || v == ULLONG_MAX)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--max-warnings takes a count, not '%s'", value);
+    return tk_options_set(o, opt->name, value, err);
 }
 
-static int extra(cli *c, int opt, const char *arg)
+/* A selection: checked, to be refused once the arguments are read. */
+static tk_status selection(tk_options *o, const tk_option *opt, const char *value,
+                           tk_error *err)
 {
-    (void)c;
-    if (opt == 'q') {
-        quiet = 1;
-    } else if (opt == OPT_STRICT) {
-        strict = 1;
-    } else if (opt == OPT_MAX_WARNINGS) {
-        if (parse_count(arg, &max_warnings) != 0) {
-            cli_usage_error("validate", "--max-warnings takes a count, not '%s'", arg);
-            return -1;
-        }
-    } else {
-        return 0;
-    }
-    return 1;
+    if (tk_selection_check(opt->name, value, err) != TK_OK)
+        return err->status == TK_ENOMEM ? TK_ENOMEM : TK_EUSAGE;
+    return tk_options_set(o, opt->name, value, err);
 }
 
 /* One record per warning code past the cap: how many were not listed. */
@@ -74,19 +44,12 @@ static void omitted(tk_sink *s)
     }
 }
 
-static tk_status run(cli *c, tk_sink *s, tk_error *err)
+/* The summary record: the verdict, and where the check stopped. */
+static void summary(cli *c, tk_sink *s, tk_status st, uint64_t nwarn, const tk_error *err)
 {
-    uint64_t nwarn = 0;
-    if (!quiet)
-        tk_sink_limit(s, max_warnings, "code");
-    tk_status st = tk_validate(c->fmt, c->in, c->opts, quiet ? NULL : s, &nwarn, err);
-    if (!quiet) {
-        tk_sink_limit_end(s);
-        omitted(s);
-    }
     tk_sink_record_begin(s);
-    tk_sink_cstr(s, "file", c->path, TK_SINK_BARE);
-    tk_sink_cstr(s, "format", tk_format_name(c->fmt), 0);
+    tk_sink_cstr(s, "file", c->ctx.path, TK_SINK_BARE);
+    tk_sink_cstr(s, "format", tk_format_name(c->ctx.format), 0);
     tk_sink_bool(s, "valid", st == TK_OK);
     tk_sink_u64(s, "warnings", nwarn, 0);
     if (st != TK_OK) {
@@ -101,6 +64,23 @@ static tk_status run(cli *c, tk_sink *s, tk_error *err)
             tk_sink_u64(s, "record", err->record, 0);
     }
     tk_sink_record_end(s);
+}
+
+static tk_status validate(cli *c, tk_sink *s, tk_error *err)
+{
+    int quiet = tk_options_get(c->args, "quiet") != NULL;
+    int strict = tk_options_get(c->args, "strict") != NULL;
+    const char *max = tk_options_get(c->args, "max-warnings");
+    uint64_t nwarn = 0;
+    if (!quiet)
+        tk_sink_limit(s, max ? strtoull(max, NULL, 10) : DEFAULT_MAX_WARNINGS, "code");
+    tk_status st = tk_validate(c->ctx.format, c->ctx.in, c->ctx.opts, quiet ? NULL : s,
+                               &nwarn, err);
+    if (!quiet) {
+        tk_sink_limit_end(s);
+        omitted(s);
+    }
+    summary(c, s, st, nwarn, err);
     if (st == TK_OK && strict && nwarn)
         return tk_error_set(err, TK_EVIOLATION, TK_NO_OFFSET, TK_NO_RECORD,
                             "%llu warning%s (--strict)", (unsigned long long)nwarn,
@@ -108,20 +88,46 @@ static tk_status run(cli *c, tk_sink *s, tk_error *err)
     return st;
 }
 
-int cmd_validate(int argc, char **argv)
+static int run(tk_command_ctx *x)
 {
-    static const struct option longopts[] = {
-        CLI_COMMON_LONG_OPTIONS,
-        CLI_SELECT_LONG_OPTIONS,
-        {"quiet", no_argument, NULL, 'q'},
-        {"strict", no_argument, NULL, OPT_STRICT},
-        {"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
-        {0}};
-    cli c;
-    const char *path = NULL;
-    if (cli_init(&c, "validate") != EXIT_OK)
-        return EXIT_TROUBLE;
-    int rc = cli_parse(&c, argc, argv, "hq", longopts, help, extra, &path);
-    rc = cli_refuse_selection(&c, rc, "validate checks the whole trace");
-    return cli_run(&c, rc, path, run);
+    cli *c = x->host_data;
+    for (size_t k = 0; k < sizeof selections / sizeof selections[0]; k++)
+        if (tk_options_get(c->args, selections[k]))
+            return cli_usage_error(c->cmd->name,
+                                   "--%s does not apply: validate checks the whole trace",
+                                   selections[k]);
+    return cli_run(c, validate);
 }
+
+/* The selections are listed so that getopt does not read --thread as
+ * --threads, and refused. */
+static const tk_option options[] = {
+    {.name = "quiet", .letter = 'q', .flags = TK_OPTION_LOCAL,
+     .help = "print only the summary, not each warning"},
+    {.name = "max-warnings", .value = "N", .parse = max_warnings, .flags = TK_OPTION_LOCAL,
+     .help = "list at most N warnings (default 20; 0: counts only)"},
+    {.name = "strict", .flags = TK_OPTION_LOCAL, .help = "exit 1 when there are warnings"},
+    {.name = "thread", .value = "LIST", .parse = selection,
+     .flags = TK_OPTION_LOCAL | TK_OPTION_HIDDEN},
+    {.name = "range", .value = "FROM:TO", .parse = selection,
+     .flags = TK_OPTION_LOCAL | TK_OPTION_HIDDEN},
+    {.name = "addr", .value = "LIST", .parse = selection,
+     .flags = TK_OPTION_LOCAL | TK_OPTION_HIDDEN},
+    {.name = "func", .value = "NAME", .parse = selection,
+     .flags = TK_OPTION_LOCAL | TK_OPTION_HIDDEN},
+    {0}};
+
+const tk_command cli_cmd_validate = {
+    .name = "validate",
+    .summary = "check a trace; exit 1 if it is malformed",
+    .synopsis = "[OPTIONS] FILE",
+    .help = "Check a whole trace. A structural error (unknown record, truncation,\n"
+            "...) stops the check: exit 1 with its location on stderr. Questionable\n"
+            "but legal records are warnings: the first 20 are listed one per line,\n"
+            "the rest counted per code (one `warning code=CODE omitted=N` line or\n"
+            "JSON record per code). The last line is a summary; its warnings=N\n"
+            "counts them all. Selections (--thread, --range, --addr, --func) do\n"
+            "not apply: the check is of the whole trace.\n",
+    .options = options,
+    .run = run,
+};

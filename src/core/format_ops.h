@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <tracekit/command.h>
 #include <tracekit/format.h>
 
 /* Bytes handed to probes: enough for every format's signature. */
@@ -35,7 +36,23 @@ struct tk_format {
     tk_status (*report)(tk_input *, const tk_options *, tk_sink *, tk_error *);
     const char *const *targets; /* NULL-terminated */
     const char *const *options; /* keys it reads beyond skip, limit, strict */
+    /* What the command line shows and runs (include/tracekit/command.h):
+     * its own commands (NULL-terminated), the options it reads in
+     * commands (each tk_option says in which), and its help on common
+     * commands and targets. */
+    const tk_command *const *commands;
+    const tk_option *command_options;
+    const struct tk_format_help *help; /* ends with a NULL command */
 };
+
+/* One paragraph of a format's help: on `command` ("report") or, with a
+ * `target`, on a conversion target (tk_format_help). */
+struct tk_format_help {
+    const char *command, *target, *text;
+};
+
+/* Every format's help on convert --to jsonl. */
+extern const char tk_fmt_jsonl_help[];
 
 /* convert --to jsonl's sink: JSON Lines as dump --json writes them, with
  * the option "json-hex" as --json-hex (docs/json.md). NULL with `err`

@@ -41,18 +41,10 @@ static tk_status nomem(tk_error *err, const char *key)
                         "out of memory setting option '%s'", key);
 }
 
-tk_status tk_options_set(tk_options *o, const char *key, const char *value,
-                         tk_error *err)
+/* A new entry key=value at the end (value already copied; freed on
+ * failure). */
+static tk_status append(tk_options *o, const char *key, char *v, tk_error *err)
 {
-    char *v = strdup(value);
-    if (!v)
-        return nomem(err, key);
-    for (size_t i = 0; i < o->n; i++)
-        if (strcmp(o->v[i].key, key) == 0) {
-            free(o->v[i].value);
-            o->v[i].value = v;
-            return TK_OK;
-        }
     if (o->n == o->cap) {
         size_t cap = o->cap ? o->cap * 2 : 8;
         opt *nv = realloc(o->v, cap * sizeof *nv);
@@ -73,11 +65,38 @@ tk_status tk_options_set(tk_options *o, const char *key, const char *value,
     return TK_OK;
 }
 
+tk_status tk_options_set(tk_options *o, const char *key, const char *value,
+                         tk_error *err)
+{
+    char *v = strdup(value);
+    if (!v)
+        return nomem(err, key);
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->v[i].key, key) == 0) {
+            free(o->v[i].value);
+            o->v[i].value = v;
+            return TK_OK;
+        }
+    return append(o, key, v, err);
+}
+
+tk_status tk_options_add(tk_options *o, const char *key, const char *value,
+                         tk_error *err)
+{
+    char *v = strdup(value);
+    return v ? append(o, key, v, err) : nomem(err, key);
+}
+
 size_t tk_options_count(const tk_options *o) { return o ? o->n : 0; }
 
 const char *tk_options_key(const tk_options *o, size_t i)
 {
     return o && i < o->n ? o->v[i].key : NULL;
+}
+
+const char *tk_options_value(const tk_options *o, size_t i)
+{
+    return o && i < o->n ? o->v[i].value : NULL;
 }
 
 const char *tk_options_get(const tk_options *o, const char *key)

@@ -31,6 +31,64 @@ const char *tk_format_description(const tk_format *f) { return f->description; }
 const char *const *tk_format_targets(const tk_format *f) { return f->targets; }
 const char *const *tk_format_options(const tk_format *f) { return f->options; }
 
+/* ---- the formats' own commands (include/tracekit/command.h) */
+
+int tk_format_has_command(const tk_format *f, const tk_command *c)
+{
+    for (const tk_command *const *k = f->commands; k && *k; k++)
+        if (*k == c)
+            return 1;
+    return 0;
+}
+
+/* Is `c` owned by a format before formats[i] (listed there already)? */
+static int listed_before(size_t i, const tk_command *c)
+{
+    for (size_t j = 0; j < i; j++)
+        if (tk_format_has_command(formats[j], c))
+            return 1;
+    return 0;
+}
+
+size_t tk_command_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NFORMATS; i++)
+        for (const tk_command *const *k = formats[i]->commands; k && *k; k++)
+            n += !listed_before(i, *k);
+    return n;
+}
+
+const tk_command *tk_command_at(size_t at)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NFORMATS; i++)
+        for (const tk_command *const *k = formats[i]->commands; k && *k; k++)
+            if (!listed_before(i, *k) && n++ == at)
+                return *k;
+    return NULL;
+}
+
+const tk_command *tk_command_find(const char *name)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        for (const tk_command *const *k = formats[i]->commands; k && *k; k++)
+            if (strcmp((*k)->name, name) == 0)
+                return *k;
+    return NULL;
+}
+
+const tk_option *tk_format_command_options(const tk_format *f) { return f->command_options; }
+
+const char *tk_format_help(const tk_format *f, const char *topic, const char *target)
+{
+    for (const struct tk_format_help *h = f->help; h && h->command; h++)
+        if (strcmp(h->command, topic) == 0 &&
+            (target ? h->target && strcmp(h->target, target) == 0 : !h->target))
+            return h->text;
+    return NULL;
+}
+
 static int all_zero(const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -88,6 +146,9 @@ tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_er
     }
     return TK_OK;
 }
+
+const char tk_fmt_jsonl_help[] =
+    "JSON Lines, one object per record (as dump --json; with --json-hex as dump --json-hex)";
 
 tk_sink *tk_fmt_jsonl_sink(FILE *out, const tk_options *o, tk_error *err)
 {

@@ -10,6 +10,7 @@
 #include "core/select.h"
 #include <tracekit/ucir_export.h>
 
+#include "ucir/cmd/cmd.h"
 #include "ucir/ucir_int.h"
 
 /* Text dumps show at most this many data bytes per record. */
@@ -436,6 +437,9 @@ const struct tk_format tk_fmt_ucir = {
     .report = tk_ucir_report,
     .targets = spec_targets,
     .options = ucir_option_keys,
+    .commands = tk_ucir_commands,
+    .command_options = tk_ucir_command_options,
+    .help = tk_ucir_help,
 };
 
 const struct tk_format tk_fmt_usercorn = {
@@ -449,4 +453,7 @@ const struct tk_format tk_fmt_usercorn = {
     .report = tk_ucir_report,
     .targets = uc_targets,
     .options = ucir_option_keys,
+    .commands = tk_ucir_commands,
+    .command_options = tk_ucir_command_options,
+    .help = tk_ucir_help,
 };

@@ -5,7 +5,8 @@
  * It is loaded with dlopen on first use: its tables carry ~77 000 dynamic
  * relocations, which would add milliseconds to the start of every tracekit
  * command (a replay seek's whole budget is 50 ms). Without the library
- * the dump shows no disassembly. */
+ * (or in a fully static program: core/dl.h) the dump shows no
+ * disassembly. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <capstone/capstone.h>
 #include <tracekit/ucir.h>
 
+#include "core/dl.h"
 #include "ucir/disasm.h"
 
 #ifndef TK_CAPSTONE_SONAME
@@ -33,7 +35,7 @@ static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
 
 static void cs_load(void)
 {
-    void *h = dlopen(TK_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *h = tk_dlopen(TK_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         return;
     /* POSIX: dlsym's object pointer converts to a function pointer */

@@ -8,6 +8,7 @@
 #include "core/select.h"
 #include "core/format_ops.h"
 #include "core/strbuf.h"
+#include "xray/cmd/cmd.h"
 #include "xray/sort.h"
 #include "xray/xray_int.h"
 
@@ -463,4 +464,7 @@ const struct tk_format tk_fmt_xray = {
     .options = (const char *const[]){"instr-map", "demangle", "records", "sort", "memory-limit",
                                      "symbolize", "xray-version", "thread", "range", "func",
                                      NULL},
+    .commands = tk_xray_commands,
+    .command_options = tk_xray_command_options,
+    .help = tk_xray_help,
 };

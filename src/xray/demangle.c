@@ -8,10 +8,10 @@
  * libLLVM is loaded with dlopen on the first Itanium name, never for C
  * programs: it is big (libLLVM-14: 110 MB, 335 000 relocations, ~15 ms to
  * load), too slow to load at every start. Without it (or with
- * TRACEKIT_NO_LLVM_DEMANGLE set) the fallback is libiberty's
- * cplus_demangle_v3 when linked in (TK_HAVE_LIBIBERTY), else libstdc++'s
- * __cxa_demangle loaded at run time (both are GCC's cp-demangle.c), else
- * names stay mangled. */
+ * TRACEKIT_NO_LLVM_DEMANGLE set, or in a fully static program: core/dl.h)
+ * the fallback is libiberty's cplus_demangle_v3 when linked in
+ * (TK_HAVE_LIBIBERTY), else libstdc++'s __cxa_demangle loaded at run time
+ * (both are GCC's cp-demangle.c), else names stay mangled. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -23,6 +23,8 @@
 #endif
 
 #include <tracekit/xray_map.h>
+
+#include "core/dl.h"
 
 /* char *llvm::itaniumDemangle(const char *mangled, char *buf, size_t *n,
  * int *status) and std::__cxa_demangle share this signature: the result is
@@ -47,7 +49,7 @@ static void llvm_load(void)
     if (off && *off)
         return;
     for (size_t i = 0; i < sizeof llvm_libs / sizeof *llvm_libs; i++) {
-        void *h = dlopen(llvm_libs[i], RTLD_LAZY | RTLD_LOCAL);
+        void *h = tk_dlopen(llvm_libs[i], RTLD_LAZY | RTLD_LOCAL);
         if (!h)
             continue;
         void *sym = dlsym(h, "_ZN4llvm15itaniumDemangleEPKcPcPmPi");
@@ -68,7 +70,7 @@ static pthread_once_t cxa_once = PTHREAD_ONCE_INIT;
 
 static void cxa_load(void)
 {
-    void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+    void *h = tk_dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
     if (!h)
         return;
     void *sym = dlsym(h, "__cxa_demangle");

@@ -51,6 +51,15 @@ fi
 
 hex() { od -An -tx1 -v "$1" | tr -d ' \n'; }
 
+# the seed corpora of a target: its own, or, for a target over every format,
+# theirs (tk_fuzz_target's SEEDS in CMakeLists.txt)
+seed_dirs() {
+    case $1 in
+    reader) echo "cacheray casemate ucir xray" ;;
+    *) echo "$1" ;;
+    esac
+}
+
 # field NAME LOG: the value of libFuzzer's final "stat::NAME: value"
 field() { sed -n "s/^stat::$1: *//p" "$2" | tail -n 1; }
 
@@ -58,7 +67,6 @@ status=0
 summary=
 for name in $targets; do
     bin=$build/fuzz-$name
-    seeds=$here/corpus/$name
     dir=$runs_dir/$name
     if [ "${FUZZ_KEEP:-0}" != 1 ]; then
         rm -rf "$dir"
@@ -66,12 +74,21 @@ for name in $targets; do
     mkdir -p "$dir/corpus" "$dir/artifacts"
     rm -f "$dir"/artifacts/*
     nseeds=0
-    if [ -d "$seeds" ]; then
-        cp "$seeds"/* "$dir/corpus/" 2>/dev/null
-        nseeds=$(ls "$seeds" | wc -l)
-    else
-        echo "run.sh: warning: no seed corpus $seeds; starting empty" >&2
-    fi
+    dirs=$(seed_dirs "$name")
+    for s in $dirs; do
+        seeds=$here/corpus/$s
+        # several corpora share file names: prefix them
+        prefix=
+        [ "$dirs" = "$name" ] || prefix=$s-
+        if [ -d "$seeds" ]; then
+            for f in "$seeds"/*; do
+                [ -f "$f" ] && cp "$f" "$dir/corpus/$prefix${f##*/}"
+            done
+            nseeds=$((nseeds + $(ls "$seeds" | wc -l)))
+        else
+            echo "run.sh: warning: no seed corpus $seeds; starting empty" >&2
+        fi
+    done
     fork=
     [ "$jobs" -gt 1 ] 2>/dev/null && fork="-fork=$jobs"
     echo "== fuzz-$name: ${seconds}s from $nseeds seeds (log: $dir/fuzz.log)"

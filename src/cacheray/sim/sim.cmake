@@ -1,4 +1,5 @@
-# Cacheray cache simulator: library sources and the `tracekit cachesim` command.
+# Cacheray cache simulator: the library's sources (the `tracekit cachesim`
+# command is Cacheray's, in src/cacheray/cmd/).
 set(TK_CACHESIM_SOURCES
   src/cacheray/sim/linemap.c src/cacheray/sim/cache.c src/cacheray/sim/shadow.c src/cacheray/sim/hierarchy.c
   src/cacheray/sim/stream.c
@@ -6,7 +7,6 @@ set(TK_CACHESIM_SOURCES
   src/cacheray/sim/regions.c src/cacheray/sim/types.c src/cacheray/sim/threads.c
   src/cacheray/sim/falseshare.c src/cacheray/sim/reuse.c src/cacheray/sim/sim_config.c
   src/cacheray/sim/sim.c src/cacheray/sim/sim_select.c src/cacheray/sim/sim_report.c)
-set(TK_CLI_CACHESIM_SOURCES src/cli/cachesim.c)
 
 # On x86-64, the first level's fast pass also in an AVX2 build, chosen at
 # run time (toplevel.c) when the CPU has AVX2.

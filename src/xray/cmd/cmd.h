@@ -1,0 +1,39 @@
+/* XRay's commands (account, stack, graph) and its options of the common
+ * commands, as include/tracekit/command.h describes them. */
+#ifndef TK_XRAY_CMD_H
+#define TK_XRAY_CMD_H
+
+#include <tracekit/command.h>
+#include <tracekit/xray.h>
+#include <tracekit/xray_account.h>
+#include <tracekit/xray_map.h>
+
+#include "core/command_int.h"
+#include "core/format_ops.h"
+
+extern const tk_command tk_xray_cmd_account, tk_xray_cmd_stack, tk_xray_cmd_graph;
+/* For tk_fmt_xray (options.c). */
+extern const tk_command *const tk_xray_commands[];
+extern const tk_option tk_xray_command_options[];
+extern const struct tk_format_help tk_xray_help[];
+
+/* After the command's checks left `rc` (-1: go on): open c's trace, check
+ * it is XRay and start a reader with the selection of c->opts (a --func
+ * name looked up in -m's map). Returns the exit status, 0 with *r set. */
+int tk_xray_cmd_open(tk_command_ctx *c, int rc, tk_xray_reader **r);
+
+/* The instrumentation map given with -m (NULL without one, or on error
+ * with *rc set to the exit status after the message). */
+tk_xray_map *tk_xray_cmd_map(tk_command_ctx *c, int *rc);
+
+/* account's rows (account_print.c) as llvm-xray's table and CSV print
+ * them (durations in seconds: ticks / scale) and as JSON (seconds, null
+ * without a cycle frequency `freq`); names from `map` ("#<id>" without). */
+void tk_xray_account_print_text(FILE *out, tk_xray_map *map, const tk_xray_account_row *r,
+                                size_t n, size_t total, double scale);
+void tk_xray_account_print_csv(FILE *out, tk_xray_map *map, const tk_xray_account_row *r,
+                               size_t n, double scale);
+void tk_xray_account_print_json(tk_sink *s, tk_xray_map *map, const tk_xray_account_row *r,
+                                size_t n, uint64_t freq);
+
+#endif
