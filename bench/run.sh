@@ -22,6 +22,9 @@
 # bench_xray),
 # BENCH_UCIR_SIZE (see bench_ucir),
 # BENCH_CACHESIM_RECORDS, BENCH_CACHESIM_TARGET_MAPS (see bench_cachesim),
+# BENCH_CR_PERFETTO_TARGET_MRPS (see bench_cacheray_perfetto),
+# BENCH_XR_PERFETTO_TARGET_MRPS, BENCH_XR_PERFETTO_MAX_RSS_MB (see
+# bench_xray_perfetto),
 # BENCH_PROGRESS_RUNS (see bench_progress),
 # BENCH_CPU (the CPU to pin to; default: the fastest, see below),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
@@ -231,10 +234,38 @@ bench_cacheray() {
     verdict cacheray "$(gbps "$bytes" "$t_validate")" "$rss_validate" "$rss_half"
     echo
     bench_progress "$full"
+    bench_cacheray_perfetto "$full" "$records"
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
     fi
     bench_cachesim
+}
+
+# convert --to perfetto of FILE (RECORDS records): the timeline alone
+# (region slices, per-thread counters) and with a one-level simulation
+# (L1 32K 8-way 64 B LRU, misses per window). Target: the timeline alone at
+# least BENCH_CR_PERFETTO_TARGET_MRPS (default 50) M records/s on one core.
+bench_cacheray_perfetto() {
+    pf_target=${BENCH_CR_PERFETTO_TARGET_MRPS:-50}
+    "$tk" convert --to perfetto -o "$tmp.pftrace" "$1" ||
+        { echo "bench: tracekit convert --to perfetto failed" >&2; exit 1; }
+    pf_bytes=$(file_size "$tmp.pftrace")
+    rm -f "$tmp.pftrace"
+    measure pf "$tk" convert --to perfetto -o - "$1"
+    measure pfsim "$tk" convert --to perfetto -l L1:32K:8:64:lru -o - "$1"
+    echo "cacheray -> perfetto: $2 records, output $(human "$pf_bytes"); best of $runs${pin:+, $pin}"
+    header
+    row "convert --to perfetto" "$(file_size "$1")" "$2" "$t_pf" "$rss_pf" "$t_cat"
+    row "convert --to perfetto -l L1:32K:8:64" "$(file_size "$1")" "$2" "$t_pfsim" "$rss_pfsim" \
+        "$t_cat"
+    mrps=$(awk -v n="$2" -v t="$t_pf" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+    if awk -v m="$mrps" -v t="$pf_target" 'BEGIN { exit !(m >= t) }'; then word=PASS; else word=MISS; miss=1; fi
+    line="$word cacheray convert --to perfetto: $mrps M records/s"
+    line="$line $([ $word = PASS ] && echo '>=' || echo '<') $pf_target on one core (no cachesim)"
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
 }
 
 # The progress line's cost, on the command where it weighs most: validate
@@ -453,6 +484,34 @@ xray_pick_cmp() {
     xray_cmp=$4
 }
 
+# convert --to perfetto of the FDR trace FILE (RECORDS records), and the
+# sizes of its output and of convert --to chrome's (counted through a pipe,
+# not stored). Targets: at least BENCH_XR_PERFETTO_TARGET_MRPS (default 20)
+# M records/s on one core, peak RSS under BENCH_XR_PERFETTO_MAX_RSS_MB
+# (default 64) MiB, output at most 1/4 of the Chrome JSON's size.
+bench_xray_perfetto() {
+    pf_target=${BENCH_XR_PERFETTO_TARGET_MRPS:-20}
+    pf_rss=${BENCH_XR_PERFETTO_MAX_RSS_MB:-64}
+    pf_bytes=$("$tk" convert --to perfetto -o - "$1" | wc -c | tr -d ' ')
+    ch_bytes=$("$tk" convert --to chrome -o - "$1" | wc -c | tr -d ' ')
+    measure xpf "$tk" convert --to perfetto -o - "$1"
+    xray_row "tracekit convert --to perfetto" "$1" "$t_xpf" "$rss_xpf" "$2"
+    echo "  output: perfetto $(human "$pf_bytes"), chrome $(human "$ch_bytes")"
+    mrps=$(awk -v n="$2" -v t="$t_xpf" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+    mib=$(awk -v r="$rss_xpf" 'BEGIN { printf "%.1f", r / 1024 }')
+    share=$(awk -v a="$pf_bytes" -v b="$ch_bytes" 'BEGIN { printf "%.3f", a / b }')
+    fast=$(awk -v m="$mrps" -v t="$pf_target" 'BEGIN { print (m >= t) ? 1 : 0 }')
+    small=$(awk -v r="$mib" -v l="$pf_rss" 'BEGIN { print (r < l) ? 1 : 0 }')
+    tight=$(awk -v s="$share" 'BEGIN { print (s <= 0.25) ? 1 : 0 }')
+    if [ "$fast$small$tight" = 111 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word xray convert --to perfetto: $mrps M records/s $([ "$fast" = 1 ] && echo '>=' || echo '<')"
+    line="$line $pf_target on one core; peak RSS $mib MiB $([ "$small" = 1 ] && echo '<' || echo '>=')"
+    line="$line $pf_rss MiB; output ${share}x the Chrome JSON's (target <= 0.25)"
+    echo "$line"
+    xray_verdicts="$xray_verdicts$line
+"
+}
+
 bench_xray() {
     gen=$build/tk-gen-xray
     [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
@@ -593,6 +652,8 @@ bench_xray() {
             fi
         done
     fi
+
+    bench_xray_perfetto "$full" "$n_full"
 
     echo
     [ -n "$llvm" ] || echo "skipped: llvm-xray not found (Debian package llvm-14-tools); no comparison"

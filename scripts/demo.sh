@@ -120,6 +120,10 @@ show "stack --folded: call stacks weighted by self time, for flamegraph.pl or sp
     "tracekit stack --folded $m$trace | head -n 6"
 show "graph: the call graph in Graphviz DOT, edges labelled with call counts (| dot -Tsvg draws it)" \
     "tracekit graph $m-e count $trace"
+# the timeline outlives the scratch directory: BUILD/demo/
+mkdir -p "$bindir/demo"
+show "convert --to perfetto: the calls on a timeline, a track per thread; open the file at https://ui.perfetto.dev (\"Open trace file\": it is read in the browser, not uploaded)" \
+    "tracekit convert --to perfetto $m$trace -o $bindir/demo/demo.pftrace && ls -l $bindir/demo/demo.pftrace"
 if have jq; then
     show "--json: every command's output as JSON (docs/json.md), for scripts; jq keeps the functions called over 100 times" \
         "tracekit account --json $m$trace | jq -r '.[] | select(.count > 100) | \"\\(.function): \\(.count) calls\"'"

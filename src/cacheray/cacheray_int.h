@@ -2,6 +2,8 @@
 #ifndef TK_CACHERAY_INT_H
 #define TK_CACHERAY_INT_H
 
+#include <stdio.h>
+
 #include <tracekit/cacheray.h>
 #include <tracekit/format.h>
 
@@ -19,5 +21,7 @@ const char *tk_cacheray_endian_name(tk_endian e);
 void tk_cacheray_sink_record(tk_sink *s, const tk_cacheray_record *rec,
                        uint64_t index, uint64_t offset);
 tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* convert --to perfetto (perfetto.c): Perfetto's protobuf trace on `out`. */
+tk_status tk_cacheray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 
 #endif

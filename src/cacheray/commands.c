@@ -166,11 +166,13 @@ static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
 
 /* ------------------------------------------------------------- convert */
 
-static const char *const cr_targets[] = {"cacheray", "jsonl", NULL};
+static const char *const cr_targets[] = {"cacheray", "jsonl", "perfetto", NULL};
 
 static tk_status cr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
+    if (strcmp(target, "perfetto") == 0)
+        return tk_cacheray_perfetto(in, o, out, err);
     /* a Cacheray subset keeps the annotations its accesses are typed by */
     unsigned flags = TK_CACHERAY_SELECT_STOP |
                      (strcmp(target, "cacheray") == 0 ? TK_CACHERAY_SELECT_CONTEXT : 0);
@@ -284,7 +286,8 @@ const struct tk_format tk_fmt_cacheray = {
     .convert = cr_convert,
     .report = tk_cacheray_sim_report,
     .targets = cr_targets,
-    .options = (const char *const[]){"endian", "out-endian", "thread", "range", "addr", NULL},
+    .options = (const char *const[]){"endian", "out-endian", "thread", "range", "addr",
+                                     "window", "cachesim", "level", "config", NULL},
     .commands = tk_cacheray_commands,
     .command_options = tk_cacheray_command_options,
     .help = tk_cacheray_help,

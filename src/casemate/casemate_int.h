@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <tracekit/casemate.h>
 #include <tracekit/format.h>
@@ -45,6 +46,8 @@ void tk_casemate_sink_record(tk_sink *s, const tk_casemate_record *rec, uint64_t
                        uint64_t line, uint64_t col);
 tk_status tk_casemate_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 tk_status tk_casemate_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* convert --to perfetto (perfetto.c): the log on a Perfetto timeline. */
+tk_status tk_casemate_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 
 /* Questionable-but-legal records (validate's warnings). */
 typedef enum tk_casemate_warning {

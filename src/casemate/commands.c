@@ -178,11 +178,14 @@ static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
 
 /* ------------------------------------------------------------- convert */
 
-static const char *const cm_targets[] = {"casemate", "casemate-compact", "jsonl", NULL};
+static const char *const cm_targets[] = {"casemate", "casemate-compact", "jsonl", "perfetto",
+                                         NULL};
 
 static tk_status cm_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
+    if (strcmp(target, "perfetto") == 0)
+        return tk_casemate_perfetto(in, o, out, err);
     tk_casemate_reader *r;
     if (open_reader(in, o, &r, err) != TK_OK)
         return err->status;
@@ -292,7 +295,8 @@ const struct tk_format tk_fmt_casemate = {
     .convert = cm_convert,
     .report = tk_casemate_report,
     .targets = cm_targets,
-    .options = (const char *const[]){"thread", "range", "addr", NULL},
+    .options = (const char *const[]){"thread", "range", "addr", "racy", "ignore-uninit",
+                                     "no-sysreg-defaults", "promote-tlbi-by-id", NULL},
     .commands = tk_casemate_commands,
     .command_options = tk_casemate_command_options,
     .help = tk_casemate_help,

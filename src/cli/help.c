@@ -120,7 +120,33 @@ static void format_groups(FILE *out, const char *command)
     }
 }
 
-/* "targets:" and the formats' help on each (convert), each target once. */
+/* Has a format before i said `text` of `target` already? */
+static int said_before(size_t i, const char *command, const char *target, const char *text)
+{
+    for (size_t j = 0; j < i; j++) {
+        const char *t = tk_format_help(tk_format_at(j), command, target);
+        if (t && strcmp(t, text) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Do the formats say different things of `target` (perfetto: each maps
+ * its records its own way)? */
+static int help_differs(const char *command, const char *target)
+{
+    const char *first = NULL;
+    for (size_t i = 0; i < tk_format_count(); i++) {
+        const char *t = tk_format_help(tk_format_at(i), command, target);
+        if (t && first && strcmp(t, first) != 0)
+            return 1;
+        first = first ? first : t;
+    }
+    return 0;
+}
+
+/* "targets:" and the formats' help on each (convert): each text once,
+ * labelled "TARGET (FORMAT)" when formats say different things. */
 static void targets(FILE *out, const char *command)
 {
     int any = 0;
@@ -128,14 +154,16 @@ static void targets(FILE *out, const char *command)
         const tk_format *f = tk_format_at(i);
         for (const char *const *t = tk_format_targets(f); t && *t; t++) {
             const char *text = tk_format_help(f, command, *t);
-            int seen = 0;
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = tk_format_help(tk_format_at(j), command, *t) != NULL;
-            if (!text || seen)
+            if (!text || said_before(i, command, *t, text))
                 continue;
             if (!any++)
                 fprintf(out, "\ntargets:\n");
-            item(out, *t, text);
+            char label[64];
+            if (help_differs(command, *t))
+                snprintf(label, sizeof label, "%s (%s)", *t, tk_format_name(f));
+            else
+                snprintf(label, sizeof label, "%s", *t);
+            item(out, label, text);
         }
     }
 }

@@ -17,27 +17,34 @@ void sb_free(tk_strbuf *b)
 
 void sb_reset(tk_strbuf *b) { b->len = 0; }
 
+int tk_buf_grow(void **p, size_t *cap, size_t need)
+{
+    size_t n = *cap ? *cap : 256;
+    while (n < need) {
+        if (n > SIZE_MAX / 2)
+            return -1;
+        n *= 2;
+    }
+    void *q = realloc(*p, n);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
 int sb_grow(tk_strbuf *b, size_t extra)
 {
     if (b->oom)
         return -1;
     if (b->len + extra + 1 <= b->cap)
         return 0;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1) {
-        if (cap > SIZE_MAX / 2) {
-            b->oom = 1;
-            return -1;
-        }
-        cap *= 2;
-    }
-    char *p = realloc(b->p, cap);
-    if (!p) {
+    void *p = b->p;
+    if (extra > SIZE_MAX - b->len - 1 || tk_buf_grow(&p, &b->cap, b->len + extra + 1) != 0) {
         b->oom = 1;
         return -1;
     }
     b->p = p;
-    b->cap = cap;
     return 0;
 }
 

@@ -12,6 +12,12 @@ typedef struct tk_strbuf {
     int oom; /* an allocation failed; further appends are dropped */
 } tk_strbuf;
 
+/* Grow an allocation `*p` of `*cap` bytes to at least `need` (doubling,
+ * from 256): the one growth rule of the byte buffers (this one, the
+ * Perfetto and Parquet encoders'). 0, or -1 on overflow or OOM (`*p`
+ * untouched). */
+int tk_buf_grow(void **p, size_t *cap, size_t need);
+
 void sb_free(tk_strbuf *b);
 void sb_reset(tk_strbuf *b);
 /* Grow so `extra` more bytes (and a NUL) fit; -1 (and oom set) on failure. */

@@ -292,8 +292,8 @@ static tk_status uc_validate(tk_input *in, const tk_options *o, tk_sink *s, uint
 
 /* ------------------------------------------------------------- convert */
 
-static const char *const spec_targets[] = {"ucir", "jsonl", "tenet", "drcov", NULL};
-static const char *const uc_targets[] = {"jsonl", "tenet", "drcov", NULL};
+static const char *const spec_targets[] = {"ucir", "jsonl", "tenet", "drcov", "perfetto", NULL};
+static const char *const uc_targets[] = {"jsonl", "tenet", "drcov", "perfetto", NULL};
 
 /* The same frames (boundaries and keyframe flags kept), recompressed. */
 static tk_status to_ucir(tk_ucir_reader *r, const tk_options *o, FILE *out, tk_error *err)
@@ -353,6 +353,8 @@ static tk_status convert_selection(const tk_selection *s, const char *target, tk
 static tk_status uc_convert(tk_input *in, const tk_options *o, const char *target, FILE *out,
                             tk_error *err)
 {
+    if (strcmp(target, "perfetto") == 0) /* reads the whole trace: its own checks */
+        return tk_ucir_perfetto(in, o, out, err);
     tk_selection *sel = tk_selection_new(o, err);
     if (!sel)
         return err->status;
@@ -422,9 +424,10 @@ static int probe_uc(const uint8_t *d, size_t n, int whole)
 }
 
 /* Frame decoding (threads, max-frame), dump's view (records), the zlib
- * level of a rewrite (level), selections (range, addr). */
+ * level of a rewrite (level), selections (range, addr), the counters'
+ * window on a Perfetto timeline (window). */
 static const char *const ucir_option_keys[] = {"threads", "max-frame", "records", "level",
-                                                  "range", "addr", NULL};
+                                                  "range", "addr", "window", NULL};
 
 const struct tk_format tk_fmt_ucir = {
     .name = "ucir",

@@ -152,6 +152,8 @@ void tk_ucir_sink_op_fields(tk_sink *s, const tk_ucir_header *h, const tk_ucir_o
 const char *ucir_prot_text(uint8_t prot, char buf[8]);
 /* `tracekit dump`: the per-instruction listing, or records (dump.c). */
 tk_status tk_ucir_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* `convert --to perfetto`: the trace on a Perfetto timeline (perfetto.c). */
+tk_status tk_ucir_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 
 /* Validate's warnings, checked per record or per frame scan. */
 typedef enum ucir_warning {

@@ -10,8 +10,7 @@
 
 typedef struct open_stack {
     tk_xr_clock clock;
-    int32_t *funcs;
-    size_t depth, cap;
+    tk_xr_calls calls;
 } open_stack;
 
 typedef struct exporter {
@@ -125,29 +124,21 @@ static int record(exporter *e, const tk_xray_record *r)
         return -1;
     if (r->kind <= TK_XRAY_ENTER_ARG && tk_xr_clock_behind(&s->clock, r->tsc))
         return 0; /* repeated records (validate warns) */
+    tk_xr_calls *c = &s->calls;
     switch (r->kind) {
     case TK_XRAY_ENTER:
     case TK_XRAY_ENTER_ARG:
-        if (s->depth == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 32;
-            int32_t *f = realloc(s->funcs, cap * sizeof *f);
-            if (!f)
-                return -1;
-            s->funcs = f;
-            s->cap = cap;
-        }
-        s->funcs[s->depth++] = r->func_id;
+        if (tk_xr_calls_push(c, r->func_id, 0, 0) != 0)
+            return -1;
         slice(e, r, r->func_id, 'B');
         break;
     case TK_XRAY_EXIT:
     case TK_XRAY_TAIL_EXIT: {
-        size_t at = s->depth;
-        while (at > 0 && s->funcs[at - 1] != r->func_id)
-            at--;
-        if (at == 0)
-            break; /* no entry: nothing to close */
-        while (s->depth >= at) /* close callees left open, then the call */
-            slice(e, r, s->funcs[--s->depth], 'E');
+        /* an exit closes the innermost call of its function (no entry:
+         * nothing to close), and the callees left open above it */
+        long at = tk_xr_calls_exit(c, r->func_id, 1);
+        while (at >= 0 && c->depth > (uint32_t)at)
+            slice(e, r, c->funcs[--c->depth], 'E');
         break;
     }
     case TK_XRAY_CUSTOM_EVENT:
@@ -199,7 +190,7 @@ tk_status tk_xray_write_chrome(tk_xray_reader *r, FILE *out, tk_xray_name_fn nam
     if (fwrite(e.b.p, 1, e.b.len, out) != e.b.len && st == TK_OK)
         st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing output failed");
     for (size_t i = 0; i < e.threads.n; i++)
-        free(((open_stack *)tk_map_value(&e.threads, i))->funcs);
+        tk_xr_calls_free(&((open_stack *)tk_map_value(&e.threads, i))->calls);
     tk_map_free(&e.threads);
     tk_map_free(&e.pids);
     sb_free(&e.b);

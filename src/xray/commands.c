@@ -297,7 +297,7 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
 /* ------------------------------------------------------------- convert */
 
 static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", "chrome",
-                                         "folded", "yaml", NULL};
+                                         "perfetto", "folded", "yaml", NULL};
 
 /* Folded stacks (self time, threads merged) for flame graph tools. */
 static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
@@ -377,6 +377,8 @@ static tk_status write_yaml(tk_xray_reader *r, const tk_options *o, FILE *out,
 static tk_status xr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
 {
+    if (strcmp(target, "perfetto") == 0) /* opens its own reader */
+        return tk_xray_perfetto(in, o, out, err);
     tk_xray_reader *r = tk_xr_open(in, o, err);
     if (!r)
         return err->status;
@@ -463,7 +465,7 @@ const struct tk_format tk_fmt_xray = {
     .targets = xr_targets,
     .options = (const char *const[]){"instr-map", "demangle", "records", "sort", "memory-limit",
                                      "symbolize", "xray-version", "thread", "range", "func",
-                                     NULL},
+                                     "deduce-sibling-calls", NULL},
     .commands = tk_xray_commands,
     .command_options = tk_xray_command_options,
     .help = tk_xray_help,

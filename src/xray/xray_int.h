@@ -2,9 +2,12 @@
 #ifndef TK_XRAY_INT_H
 #define TK_XRAY_INT_H
 
+#include <stdlib.h>
+
 #include <tracekit/format.h>
 #include <tracekit/select.h>
 #include <tracekit/xray.h>
+#include <tracekit/xray_account.h>
 
 /* Block verifier states (verify.c). */
 typedef enum xv_state {
@@ -75,6 +78,68 @@ static inline int tk_xr_clock_behind(tk_xr_clock *c, uint64_t tsc)
     return 1;
 }
 
+/* A thread's open calls, innermost last, matched to exits the one way
+ * account, the Chrome export and the Perfetto export share. `tscs` is
+ * kept only when tk_xr_calls_push is given one (account's entry times). */
+typedef struct tk_xr_calls {
+    int32_t *funcs;
+    uint64_t *tscs; /* NULL unless entry times are kept */
+    uint32_t depth, cap;
+} tk_xr_calls;
+
+/* Open a call of `func` (entered at `tsc` when `keep_tsc`); -1 out of
+ * memory (or past 2^31 open calls). */
+static inline int tk_xr_calls_push(tk_xr_calls *c, int32_t func, int keep_tsc, uint64_t tsc)
+{
+    if (c->depth == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 4; /* small: threads can be millions */
+        int32_t *f = cap > c->cap ? realloc(c->funcs, cap * sizeof *f) : NULL;
+        if (!f)
+            return -1;
+        c->funcs = f;
+        if (keep_tsc) {
+            uint64_t *t = realloc(c->tscs, cap * sizeof *t);
+            if (!t)
+                return -1;
+            c->tscs = t;
+        }
+        c->cap = cap;
+    }
+    if (keep_tsc)
+        c->tscs[c->depth] = tsc;
+    c->funcs[c->depth++] = func;
+    return 0;
+}
+
+/* Where an exit of `func` returns to: the calls [from, depth) close, and
+ * `from` is returned. The exit must match the innermost call; with
+ * `deduce`, one that matches a deeper call closes the calls above it too
+ * (missed exits: llvm-xray account's -deduce-sibling-calls). Failures
+ * (nothing closes) as tk_xray_account_failure values, negated:
+ * -TK_XRAY_ACCOUNT_EMPTY_STACK, -TK_XRAY_ACCOUNT_UNMATCHED_EXIT. */
+static inline long tk_xr_calls_exit(const tk_xr_calls *c, int32_t func, int deduce)
+{
+    if (c->depth == 0)
+        return -TK_XRAY_ACCOUNT_EMPTY_STACK;
+    uint32_t from = c->depth - 1;
+    if (c->funcs[from] == func)
+        return from;
+    if (!deduce)
+        return -TK_XRAY_ACCOUNT_UNMATCHED_EXIT;
+    while (from > 0 && c->funcs[from - 1] != func)
+        from--;
+    return from == 0 ? -TK_XRAY_ACCOUNT_UNMATCHED_EXIT : (long)from - 1;
+}
+
+static inline void tk_xr_calls_free(tk_xr_calls *c)
+{
+    free(c->funcs);
+    free(c->tscs);
+    c->funcs = NULL;
+    c->tscs = NULL;
+    c->depth = c->cap = 0;
+}
+
 /* The map named by the "instr-map" option ("demangle" = "0" keeps C++
  * names mangled). NULL with err->status TK_OK when there is none. */
 struct tk_xray_map *tk_xr_open_map(const tk_options *o, tk_error *err);
@@ -107,5 +172,7 @@ tk_status tk_xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                          uint64_t *nwarnings, tk_error *err);
 tk_status tk_xr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* convert --to perfetto (perfetto.c): Perfetto's native trace on `out`. */
+tk_status tk_xray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 
 #endif

@@ -65,7 +65,7 @@ done
 # convert's targets: --help, man page and the formats agree
 "$tk" --list-targets | sort >"$tmp/targets"
 "$tk" convert --help | sed -n '/^targets:/,/^$/p' | awk 'NR > 1 && /^  [a-z]/ { print $1 }' |
-    sort >"$tmp/help_targets"
+    sort -u >"$tmp/help_targets"
 cmp -s "$tmp/targets" "$tmp/help_targets" ||
     fail "convert --help targets differ from the formats': $(diff "$tmp/help_targets" "$tmp/targets" | grep '^[<>]' | tr '\n' ' ')"
 man_section convert | sed -n '/^\.RB (/p' | grep -o '[a-z][a-z-]*' | sort -u >"$tmp/man_targets"

@@ -188,7 +188,8 @@ static void test_convert_and_registry(void **state)
     const char *const *t = tk_format_targets(cacheray());
     assert_string_equal(t[0], "cacheray");
     assert_string_equal(t[1], "jsonl");
-    assert_null(t[2]);
+    assert_string_equal(t[2], "perfetto");
+    assert_null(t[3]);
 
     tk_error err;
     tk_input *in = tk_input_from_memory(trace.p, trace.len, "t", &err);

@@ -15,6 +15,17 @@ const tk_option tk_casemate_command_options[] = {
     {.name = "addr", .value = "LIST", .parse = tk_opt_select, .commands = SELECTING,
      .help = "only the records naming a location in LO-HI (HI excluded), ADDR+LEN or ADDR "
              "(a comma list)"},
+    /* bbm's checker options, for the violations track of --to perfetto */
+    {.name = "racy", .commands = "convert", .targets = "perfetto",
+     .help = "violations track: no lock, ownership or write-authorisation checks (bbm -R)"},
+    {.name = "ignore-uninit", .commands = "convert", .targets = "perfetto",
+     .help = "violations track: skip writes to uninitialised memory and unlocks of locks "
+             "nobody holds (bbm -I)"},
+    {.name = "no-sysreg-defaults", .commands = "convert", .targets = "perfetto",
+     .help = "violations track: threads start without casemate-check's default system "
+             "registers (bbm -S)"},
+    {.name = "promote-tlbi-by-id", .commands = "convert", .targets = "perfetto",
+     .help = "violations track: TLBIs by VMID act as TLBI ALL (bbm --promote-tlbi-by-id)"},
     {0}};
 
 const struct tk_format_help tk_casemate_help[] = {
@@ -25,4 +36,9 @@ const struct tk_format_help tk_casemate_help[] = {
     {"convert", "casemate", "casemate log, canonical keyword form"},
     {"convert", "casemate-compact", "casemate log, positional form (casemate-check -c)"},
     {"convert", "jsonl", tk_fmt_jsonl_help},
+    {"convert", "perfetto",
+     "Perfetto trace (ui.perfetto.dev): a track per thread, every record an instant with its "
+     "operands as annotations, a lock held from lock to unlock a slice, and a 'violations' "
+     "track with bbm's verdict (with bbm's --racy, --ignore-uninit, --no-sysreg-defaults, "
+     "--promote-tlbi-by-id); time is the record index, 1 ns per record"},
     {NULL, NULL, NULL}};

@@ -22,6 +22,9 @@ const tk_option tk_ucir_command_options[] = {
     {.name = "addr", .value = "LIST", .parse = tk_opt_select, .commands = SELECTING,
      .help = "only the memory ops touching LO-HI (HI excluded), ADDR+LEN or ADDR (a comma "
              "list)"},
+    {.name = "window", .value = "N", .commands = "convert", .targets = "perfetto",
+     .help = "--to perfetto: instructions per counter window (default 10000; K, M "
+             "multiply)"},
     {0}};
 
 const struct tk_format_help tk_ucir_help[] = {
@@ -35,4 +38,10 @@ const struct tk_format_help tk_ucir_help[] = {
      "Tenet's text trace (one line per instruction: changed registers, memory reads and "
      "writes)"},
     {"convert", "drcov", "DynamoRIO drcov coverage (Lighthouse, bncov)"},
+    {"convert", "perfetto",
+     "Perfetto's native trace (ui.perfetto.dev), time = instruction index at 1 ns each: "
+     "syscalls as slices (Linux names on x86, x86_64 and arm64; arguments and return value "
+     "as annotations), maps, unmaps and protection changes as instants on \"memory map\", "
+     "counters of instructions per mapped region and bytes written per --window "
+     "instructions"},
     {NULL, NULL, NULL}};

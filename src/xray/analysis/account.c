@@ -15,15 +15,9 @@
 #include "xray/analysis/latency.h"
 #include "xray/xray_int.h"
 
-typedef struct frame {
-    int32_t func;
-    uint64_t tsc;
-} frame;
-
 typedef struct thread_state {
     tk_xr_clock clock;
-    frame *stack;
-    size_t depth, cap;
+    tk_xr_calls calls; /* with entry times */
     tk_map recursion; /* func -> depth (recursive_calls_only) */
 } thread_state;
 
@@ -76,7 +70,7 @@ void tk_xray_account_free(tk_xray_account *a)
         return;
     for (size_t i = 0; i < a->threads.n; i++) {
         thread_state *t = tk_map_value(&a->threads, i);
-        free(t->stack);
+        tk_xr_calls_free(&t->calls);
         tk_map_free(&t->recursion);
     }
     for (size_t i = 0; i < a->ndirect; i++)
@@ -178,16 +172,10 @@ static int add(tk_xray_account *a, const tk_xray_record *rec)
     }
     if (tk_xr_clock_behind(&t->clock, rec->tsc))
         return TK_XRAY_ACCOUNT_TSC_BACK;
+    tk_xr_calls *c = &t->calls;
     if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG) {
-        if (t->depth == t->cap) {
-            size_t cap = t->cap ? t->cap * 2 : 64;
-            frame *s = realloc(t->stack, cap * sizeof *s);
-            if (!s)
-                return -1;
-            t->stack = s;
-            t->cap = cap;
-        }
-        t->stack[t->depth++] = (frame){rec->func_id, rec->tsc};
+        if (tk_xr_calls_push(c, rec->func_id, 1, rec->tsc) != 0)
+            return -1;
         if (a->opt.recursive_calls_only) {
             depth *d = depth_of(t, rec->func_id);
             if (!d)
@@ -197,25 +185,17 @@ static int add(tk_xray_account *a, const tk_xray_record *rec)
         }
         return TK_XRAY_ACCOUNT_OK;
     }
-    if (t->depth == 0)
-        return TK_XRAY_ACCOUNT_EMPTY_STACK;
-    size_t from = t->depth - 1; /* frames [from, depth) close here */
-    if (t->stack[from].func != rec->func_id) {
-        if (!a->opt.deduce_sibling_calls)
-            return TK_XRAY_ACCOUNT_UNMATCHED_EXIT;
-        while (from > 0 && t->stack[from - 1].func != rec->func_id)
-            from--;
-        if (from == 0)
-            return TK_XRAY_ACCOUNT_UNMATCHED_EXIT;
-        from--;
-    }
-    for (size_t i = from; i < t->depth; i++)
-        if (counts(a, t, t->stack[i].func) &&
-            record_latency(a, t->stack[i].func, diff(t->stack[i].tsc, rec->tsc)) != 0)
+    long at = tk_xr_calls_exit(c, rec->func_id, a->opt.deduce_sibling_calls);
+    if (at < 0)
+        return (int)-at;
+    uint32_t from = (uint32_t)at; /* calls [from, depth) close here */
+    for (uint32_t i = from; i < c->depth; i++)
+        if (counts(a, t, c->funcs[i]) &&
+            record_latency(a, c->funcs[i], diff(c->tscs[i], rec->tsc)) != 0)
             return -1;
-    for (size_t i = t->depth; i-- > from;)
-        leave(a, t, t->stack[i].func);
-    t->depth = from;
+    for (uint32_t i = c->depth; i-- > from;)
+        leave(a, t, c->funcs[i]);
+    c->depth = from;
     return TK_XRAY_ACCOUNT_OK;
 }
 
@@ -233,9 +213,9 @@ size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
     for (size_t i = 0; i < a->threads.n; i++)
         if (a->threads.ukeys[i] == tid) {
             const thread_state *t = tk_map_value(&a->threads, i);
-            for (size_t k = 0; k < t->depth && k < cap; k++)
-                funcs[k] = t->stack[k].func;
-            return t->depth;
+            for (size_t k = 0; k < t->calls.depth && k < cap; k++)
+                funcs[k] = t->calls.funcs[k];
+            return t->calls.depth;
         }
     return 0;
 }

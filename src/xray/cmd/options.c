@@ -57,6 +57,10 @@ const tk_option tk_xray_command_options[] = {
     {.name = "memory-limit", .value = "SIZE", .parse = tk_opt_size, .commands = "convert",
      .help = "yaml: memory for sorting (default 64M; K, M, G suffixes); beyond it sorted "
              "runs go to a temporary file in $TMPDIR"},
+    {.name = "deduce-sibling-calls", .letter = 'd', .commands = "convert",
+     .targets = "perfetto",
+     .help = "--to perfetto: an exit that matches a deeper call closes the calls above "
+             "it too (for missing tail exits), as account -d counts them"},
     {0}};
 
 const struct tk_format_help tk_xray_help[] = {
@@ -71,6 +75,14 @@ const struct tk_format_help tk_xray_help[] = {
     {"convert", "xray-fdr", "XRay FDR v5"},
     {"convert", "jsonl", tk_fmt_jsonl_help},
     {"convert", "chrome", "Chrome Trace Event JSON (Perfetto, chrome://tracing)"},
+    {"convert", "perfetto",
+     "Perfetto's native trace (ui.perfetto.dev; smaller and faster to load than chrome): "
+     "a process track per pid, a thread track per thread, a slice per call named by -m "
+     "(else #<id>), matched as account matches them (-d as account -d; exits that match "
+     "no open call and records in their thread's past are skipped; calls open at the end "
+     "close at their thread's last record), logged arguments as arg0, arg1, ..., custom "
+     "and typed events as instants with their payload in hex; time in ns from the TSC "
+     "and the header's cycle frequency"},
     {"convert", "folded", "folded stacks with self time (flamegraph.pl, speedscope)"},
     {"convert", "yaml",
      "llvm-xray's YAML trace, sorted by TSC like llvm-xray convert in bounded memory "

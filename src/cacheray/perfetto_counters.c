@@ -1,0 +1,184 @@
+/* Counters per window of records: each thread's reads and writes (under
+ * "memory accesses"), and with the cache simulator each level's misses
+ * and miss rate (under "cache simulation"). A window's values are written
+ * at its end (the record index after its last record), so a value covers
+ * the window before its timestamp; a thread that had accesses in the
+ * window before gets a 0, so the counter does not stand at the old value.
+ * Only the threads active in the window are visited. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cacheray/perfetto_int.h"
+
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+static int list_push(tk_crpf_list *l, uint32_t v)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        uint32_t *p = realloc(l->v, cap * sizeof *p);
+        if (!p)
+            return -1;
+        l->v = p;
+        l->cap = cap;
+    }
+    l->v[l->n++] = v;
+    return 0;
+}
+
+static tk_status counter_track(tk_crpf *c, uint64_t uuid, uint64_t parent, const char *name,
+                               tk_perfetto_unit unit, const char *what, tk_error *err)
+{
+    char unit_name[64];
+    snprintf(unit_name, sizeof unit_name, "%s per %" PRIu64 " records", what, c->window);
+    return tk_perfetto_counter_track(c->seq, uuid, parent, name, unit, unit_name, err);
+}
+
+tk_status tk_crpf_counters_init(tk_crpf *c, tk_error *err)
+{
+    tk_map_init(&c->threads, sizeof(tk_crpf_thread));
+    c->nlevels = c->sim ? tk_cachesim_levels(c->sim) : 0;
+    if (!c->nlevels)
+        return TK_OK;
+    uint64_t group = c->next_uuid++;
+    if (tk_perfetto_track(c->seq, group, 0, "cache simulation", err) != TK_OK)
+        return err->status;
+    for (size_t k = 0; k < c->nlevels; k++) {
+        const tk_cachesim_level *lv = tk_cachesim_level_config(c->sim, k);
+        tk_crpf_level *l = &c->levels[k];
+        char name[TK_CACHESIM_NAME_MAX + 16];
+        l->uuid = c->next_uuid;
+        c->next_uuid += 2;
+        snprintf(name, sizeof name, "%s misses", lv->name);
+        if (counter_track(c, l->uuid, group, name, TK_PERFETTO_UNIT_COUNT, "misses", err))
+            return err->status;
+        snprintf(name, sizeof name, "%s miss rate", lv->name);
+        if (counter_track(c, l->uuid + 1, group, name, TK_PERFETTO_UNIT_NONE,
+                          "misses per access,", err))
+            return err->status;
+    }
+    return TK_OK;
+}
+
+void tk_crpf_counters_free(tk_crpf *c)
+{
+    tk_map_free(&c->threads);
+    free(c->active.v);
+    free(c->was_active.v);
+}
+
+/* A new thread's counter tracks. */
+static tk_status declare_thread(tk_crpf *c, uint64_t tid, tk_crpf_thread *t, tk_error *err)
+{
+    if (!c->accesses_uuid) {
+        c->accesses_uuid = c->next_uuid++;
+        if (tk_perfetto_track(c->seq, c->accesses_uuid, 0, "memory accesses", err) != TK_OK)
+            return err->status;
+    }
+    char name[48];
+    t->uuid = c->next_uuid;
+    c->next_uuid += 2;
+    snprintf(name, sizeof name, "thread %" PRIu64 " reads", tid);
+    if (counter_track(c, t->uuid, c->accesses_uuid, name, TK_PERFETTO_UNIT_COUNT, "reads",
+                      err))
+        return err->status;
+    snprintf(name, sizeof name, "thread %" PRIu64 " writes", tid);
+    return counter_track(c, t->uuid + 1, c->accesses_uuid, name, TK_PERFETTO_UNIT_COUNT,
+                         "writes", err);
+}
+
+/* List `t` (index i) as active in this window, once. */
+static tk_status mark(tk_crpf *c, tk_crpf_thread *t, size_t i, tk_error *err)
+{
+    if (t->mark == c->win_no + 1)
+        return TK_OK;
+    t->mark = c->win_no + 1;
+    return list_push(&c->active, (uint32_t)i) == 0 ? TK_OK : oom(err);
+}
+
+tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
+{
+    size_t before = c->threads.n;
+    tk_crpf_thread *t = tk_map_u64(&c->threads, tid);
+    if (!t || c->threads.n > UINT32_MAX)
+        return oom(err);
+    size_t i = (size_t)(t - (tk_crpf_thread *)tk_map_value(&c->threads, 0));
+    if (c->threads.n > before && declare_thread(c, tid, t, err) != TK_OK)
+        return err->status;
+    c->cur = t; /* the map may have moved the others: only this one is kept */
+    c->tid = tid;
+    return mark(c, t, i, err);
+}
+
+static tk_status thread_values(tk_crpf *c, uint64_t ts, const tk_crpf_thread *t,
+                               uint64_t reads, uint64_t writes, tk_error *err)
+{
+    if (tk_perfetto_counter(c->seq, ts, t->uuid, (int64_t)reads, err) != TK_OK)
+        return err->status;
+    return tk_perfetto_counter(c->seq, ts, t->uuid + 1, (int64_t)writes, err);
+}
+
+static tk_status level_values(tk_crpf *c, uint64_t ts, tk_error *err)
+{
+    for (size_t k = 0; k < c->nlevels; k++) {
+        tk_crpf_level *l = &c->levels[k];
+        tk_cachesim_level_stats st;
+        tk_cachesim_get_level(c->sim, k, &st);
+        uint64_t misses = st.read_misses + st.write_misses, accesses = st.reads + st.writes;
+        uint64_t dm = misses - l->misses, da = accesses - l->accesses;
+        l->misses = misses;
+        l->accesses = accesses;
+        if (!dm && !da && !l->shown)
+            continue;
+        l->shown = dm || da;
+        double rate = da ? (double)dm / (double)da : 0.0;
+        if (tk_perfetto_counter(c->seq, ts, l->uuid, (int64_t)dm, err) != TK_OK ||
+            tk_perfetto_counter_double(c->seq, ts, l->uuid + 1, rate, err) != TK_OK)
+            return err->status;
+    }
+    return TK_OK;
+}
+
+tk_status tk_crpf_flush(tk_crpf *c, uint64_t ts, tk_error *err)
+{
+    for (size_t i = 0; i < c->active.n; i++) {
+        tk_crpf_thread *t = tk_map_value(&c->threads, c->active.v[i]);
+        if (thread_values(c, ts, t, t->count[0], t->count[1], err) != TK_OK)
+            return err->status;
+        t->count[0] = t->count[1] = 0;
+    }
+    for (size_t i = 0; i < c->was_active.n; i++) {
+        tk_crpf_thread *t = tk_map_value(&c->threads, c->was_active.v[i]);
+        if (t->mark != c->win_no + 1 && thread_values(c, ts, t, 0, 0, err) != TK_OK)
+            return err->status;
+    }
+    if (level_values(c, ts, err) != TK_OK)
+        return err->status;
+    tk_crpf_list l = c->was_active;
+    c->was_active = c->active;
+    c->active = l;
+    c->active.n = 0;
+    c->win_no++;
+    /* the hot loop counts for `cur` without looking it up again */
+    if (!c->cur)
+        return TK_OK;
+    return mark(c, c->cur, (size_t)(c->cur - (tk_crpf_thread *)tk_map_value(&c->threads, 0)),
+                err);
+}
+
+tk_status tk_crpf_window_end(tk_crpf *c, uint64_t ts, tk_error *err)
+{
+    if (tk_crpf_flush(c, c->win_end, err) != TK_OK)
+        return err->status;
+    /* a gap of whole windows (a selection): their zeros, once */
+    if (ts - c->win_end >= c->window &&
+        tk_crpf_flush(c, c->win_end + c->window, err) != TK_OK)
+        return err->status;
+    uint64_t k = ts / c->window;
+    c->win_end = k < UINT64_MAX / c->window ? (k + 1) * c->window : UINT64_MAX;
+    return TK_OK;
+}

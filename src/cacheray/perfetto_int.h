@@ -1,0 +1,116 @@
+/* Cacheray on a Perfetto timeline (docs/formats/cacheray.md, "Perfetto
+ * timeline"): the state one conversion keeps, shared by perfetto.c (the
+ * pass over the records), perfetto_regions.c (RTTA regions as slices) and
+ * perfetto_counters.c (accesses and cache misses per window). */
+#ifndef TK_CACHERAY_PERFETTO_INT_H
+#define TK_CACHERAY_PERFETTO_INT_H
+
+#include <stdint.h>
+
+#include <tracekit/cacheray.h>
+#include <tracekit/cachesim.h>
+
+#include "core/hashmap.h"
+#include "export/perfetto/perfetto.h"
+
+#define TK_CRPF_NONE UINT32_MAX
+
+/* A row a live region's slice sits on; lanes of a type are reused once
+ * free, so a type has as many lanes as it ever had regions live at once. */
+typedef struct tk_crpf_lane {
+    uint64_t uuid;
+    uint32_t type;      /* index in tk_crpf.types */
+    uint32_t next_free; /* the type's free list; TK_CRPF_NONE ends it */
+    int busy;
+} tk_crpf_lane;
+
+typedef struct tk_crpf_type {
+    char *label;        /* the type name as UTF-8 (invalid bytes U+FFFD) */
+    size_t label_len;
+    uint64_t name;      /* event name id: the label */
+    uint64_t uuid;      /* the type's track, parent of its lanes */
+    uint32_t free_lane; /* TK_CRPF_NONE: none free */
+    uint32_t nlanes;
+} tk_crpf_type;
+
+/* Live regions by start address (RTTA_REMOVE names them by it): open
+ * addressing, linear probing, deletion by backward shift. */
+typedef struct tk_crpf_live {
+    uint64_t *keys;
+    uint32_t *lane;     /* lane index + 1; 0: an empty slot */
+    size_t n, mask;     /* mask + 1 slots, a power of two */
+} tk_crpf_live;
+
+/* One thread's accesses in the current window. */
+typedef struct tk_crpf_thread {
+    uint64_t count[2];  /* [TK_CACHERAY_READ], [TK_CACHERAY_WRITE] */
+    uint64_t uuid;      /* its reads counter; writes is uuid + 1 */
+    uint64_t mark;      /* the window it was last listed active in */
+} tk_crpf_thread;
+
+/* A list of thread indexes (in tk_crpf.threads). */
+typedef struct tk_crpf_list {
+    uint32_t *v;
+    size_t n, cap;
+} tk_crpf_list;
+
+/* A simulated level's counters. */
+typedef struct tk_crpf_level {
+    uint64_t uuid;      /* misses counter; miss rate is uuid + 1 */
+    uint64_t misses, accesses; /* totals at the last window's end */
+    int shown;          /* the last values written were not zero */
+} tk_crpf_level;
+
+typedef struct tk_crpf {
+    tk_perfetto *p;
+    tk_perfetto_seq *seq;
+    uint64_t next_uuid;
+    /* regions */
+    tk_cacheray_checker *checker;
+    uint64_t regions_uuid;          /* 0 until the first RTTA record */
+    tk_map types;                   /* name -> tk_crpf_type */
+    tk_crpf_lane *lanes;
+    size_t nlanes, lanes_cap;
+    tk_crpf_live live;
+    uint64_t cat_rtta, name_unmatched;
+    uint64_t arg_addr, arg_elemsize, arg_elemcount, arg_bytes, arg_thread;
+    /* accesses per thread and window */
+    uint64_t window, win_end, win_no;
+    uint64_t accesses_uuid;         /* 0 until the first access */
+    tk_map threads;                 /* thread id -> tk_crpf_thread */
+    uint64_t tid;                   /* the thread `cur` counts for */
+    tk_crpf_thread *cur;            /* NULL: none yet */
+    tk_crpf_list active, was_active;
+    /* cache simulation (NULL: off) */
+    tk_cachesim *sim;
+    tk_crpf_level levels[TK_CACHESIM_MAX_LEVELS];
+    size_t nlevels;
+} tk_crpf;
+
+/* perfetto_regions.c: an RTTA record at time `ts` (its record index);
+ * all regions still live end at `ts` (the end of the trace). */
+tk_status tk_crpf_regions_init(tk_crpf *c, tk_error *err);
+tk_status tk_crpf_region(tk_crpf *c, const tk_cacheray_record *rec, uint64_t ts,
+                         tk_error *err);
+tk_status tk_crpf_regions_end(tk_crpf *c, uint64_t ts, tk_error *err);
+void tk_crpf_regions_free(tk_crpf *c);
+
+/* perfetto_counters.c: the levels' counter tracks (after c->sim is set);
+ * `cur` for thread `tid` (after an access of another thread); the values
+ * of the window ending before record `ts` (c->win_end; and zeros at the
+ * end of the next when `ts` is past that: a selection's gap). */
+tk_status tk_crpf_counters_init(tk_crpf *c, tk_error *err);
+tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err);
+tk_status tk_crpf_window_end(tk_crpf *c, uint64_t ts, tk_error *err);
+/* The values of the window so far, at `ts` (the end of the trace). */
+tk_status tk_crpf_flush(tk_crpf *c, uint64_t ts, tk_error *err);
+void tk_crpf_counters_free(tk_crpf *c);
+
+/* A string id, or TK_ENOMEM (`err` filled) when it is 0. */
+static inline tk_status tk_crpf_id(uint64_t id, uint64_t *out, tk_error *err)
+{
+    *out = id;
+    return id ? TK_OK : err->status;
+}
+
+#endif

@@ -1,0 +1,82 @@
+/* The Perfetto writer's state, shared by perfetto.c (packets) and
+ * intern.c (interning tables and per-sequence id sets). */
+#ifndef TK_EXPORT_PERFETTO_INT_H
+#define TK_EXPORT_PERFETTO_INT_H
+
+#include "core/hashmap.h"
+#include "export/perfetto/pb.h"
+#include "export/perfetto/perfetto.h"
+
+/* The interning tables, and InternedData's field for each. */
+enum { TK_PF_NAMES, TK_PF_CATEGORIES, TK_PF_ARG_NAMES, TK_PF_STRINGS, TK_PF_KINDS };
+
+/* A set of (kind, iid) keys: open addressing, 0 = empty slot. */
+typedef struct tk_pf_idset {
+    uint64_t *slots;
+    uint32_t n, mask;
+} tk_pf_idset;
+
+/* Kept small: a trace may have a sequence per thread, millions of them. */
+struct tk_perfetto_seq {
+    tk_perfetto *p;
+    uint64_t last_ts;       /* on the incremental clock */
+    uint64_t default_track; /* TrackEventDefaults' track, 0 = none */
+    uint64_t gen;           /* p->gen when the state was last cleared */
+    tk_pf_idset used;       /* ids defined on this sequence since then */
+    uint32_t id;            /* trusted_packet_sequence_id */
+    int started;            /* incremental state written */
+};
+
+struct tk_perfetto {
+    FILE *out;
+    tk_pb buf;                     /* packets not yet written */
+    tk_map strings[TK_PF_KINDS];   /* string -> (index + 1 is its iid) */
+    tk_perfetto_seq **seqs;
+    size_t nseqs, seqs_cap;
+    uint64_t gen;                  /* bumped when every sequence must clear */
+    uint64_t used_total;           /* ids in all sequences' sets */
+    uint64_t packets;
+};
+
+/* The id of `s` in table `kind`; 0 with `err` filled on OOM. */
+uint64_t tk_pf_intern(tk_perfetto *p, int kind, const char *s, size_t n, tk_error *err);
+/* The string of id `iid` in table `kind` (iid valid). */
+const char *tk_pf_interned(const tk_perfetto *p, int kind, uint64_t iid, size_t *n);
+
+/* Add (kind, iid) to `seq`'s set: 1 when new (define it in this packet),
+ * 0 when already there, -1 out of memory. */
+int tk_pf_use(tk_perfetto_seq *seq, int kind, uint64_t iid);
+/* The slot where a set's search for `key` starts (Fibonacci hashing:
+ * inline, it runs per event). */
+static inline uint32_t tk_pf_slot(const tk_pf_idset *s, uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & s->mask;
+}
+
+static inline uint64_t tk_pf_key(int kind, uint64_t iid)
+{
+    return (uint64_t)kind << 60 | iid; /* iids stay far below 2^60 */
+}
+
+/* Has `seq` defined (kind, iid) since its state was cleared? */
+static inline int tk_pf_used(const tk_perfetto_seq *seq, int kind, uint64_t iid)
+{
+    const tk_pf_idset *s = &seq->used;
+    if (!s->mask)
+        return 0;
+    uint64_t key = tk_pf_key(kind, iid);
+    for (uint32_t j = tk_pf_slot(s, key); s->slots[j]; j = (j + 1) & s->mask)
+        if (s->slots[j] == key)
+            return 1;
+    return 0;
+}
+/* Forget `seq`'s ids (its incremental state is being cleared). */
+void tk_pf_forget(tk_perfetto_seq *seq);
+/* Does `seq` have to clear its state before its next packet? */
+static inline int tk_pf_must_clear(const tk_perfetto_seq *seq)
+{
+    return !seq->started || seq->gen != seq->p->gen ||
+           seq->used.n >= TK_PERFETTO_SEQ_INTERN_MAX;
+}
+
+#endif

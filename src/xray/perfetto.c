@@ -1,0 +1,267 @@
+/* XRay on a Perfetto timeline (src/export/perfetto/): a process track per
+ * pid, a thread track (and packet sequence) per thread, a slice per call,
+ * an instant per custom or typed event. docs/formats/xray.md, "Perfetto
+ * timeline", says what is shown and why.
+ *
+ * Calls are matched as account matches them (tk_xr_calls, tk_xr_clock);
+ * records come in runs per thread, so the thread of the last record is
+ * cached, and a function's interned name by its id (perfetto_names.c): a
+ * call costs a clock check, a push or pop and one encoder call. */
+#include <string.h>
+
+#include <tracekit/xray_map.h>
+
+#include "core/hashmap.h"
+#include "xray/perfetto_int.h"
+#include "xray/xray_int.h"
+
+/* One thread of the trace: its sequence (one writer per thread, as
+ * Perfetto models it: records of different threads are not in time order
+ * in FDR files, each thread's are) and its open calls. */
+typedef struct xthread {
+    tk_perfetto_seq *seq;
+    uint64_t track;   /* the thread track's uuid */
+    uint64_t last_ns; /* the last timestamp written on seq */
+    tk_xr_clock clock;
+    tk_xr_calls calls;
+} xthread;
+
+typedef struct exporter {
+    tk_xp_names names;
+    tk_xp_clock clock;
+    int deduce;
+    tk_map threads; /* pid << 32 | tid -> xthread */
+    uint64_t last_key;
+    xthread *last;  /* the thread of last_key (NULL: none cached) */
+    tk_map procs;   /* pid -> uint64_t process track uuid */
+    uint64_t next_uuid;
+    tk_perfetto_arg *args; /* a call's arguments */
+    size_t nargs;
+    char *hex;      /* an event's payload as hex */
+    size_t hexcap;
+} exporter;
+
+static tk_status oom(tk_error *err)
+{
+    return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+}
+
+/* The process track of `pid`, declared on `seq` when first seen. */
+static tk_status process_of(exporter *e, tk_perfetto_seq *seq, uint32_t pid,
+                            uint64_t *uuid, tk_error *err)
+{
+    size_t before = e->procs.n;
+    uint64_t *u = tk_map_u64(&e->procs, pid);
+    if (!u)
+        return oom(err);
+    if (e->procs.n != before) {
+        char name[32];
+        if (pid)
+            snprintf(name, sizeof name, "process %u", pid);
+        else /* basic v1-2, FDR v1-2: no pid in the trace */
+            snprintf(name, sizeof name, "xray trace");
+        *u = e->next_uuid++;
+        if (tk_perfetto_process_track(seq, *u, (int32_t)pid, name, err) != TK_OK)
+            return err->status;
+    }
+    *uuid = *u;
+    return TK_OK;
+}
+
+/* A new thread: its sequence, and its track (its process's first). */
+static tk_status thread_new(exporter *e, xthread *t, uint32_t pid, uint32_t tid,
+                            tk_error *err)
+{
+    uint64_t parent = 0;
+    if (!(t->seq = tk_perfetto_seq_new(e->names.p, err)))
+        return err->status;
+    if (process_of(e, t->seq, pid, &parent, err) != TK_OK)
+        return err->status;
+    char name[32];
+    snprintf(name, sizeof name, "thread %u", tid);
+    t->track = e->next_uuid++;
+    tk_perfetto_seq_default_track(t->seq, t->track); /* events leave it out */
+    return tk_perfetto_thread_track(t->seq, t->track, parent, (int32_t)pid, tid, name, err);
+}
+
+static xthread *thread_of(exporter *e, const tk_xray_record *r, tk_error *err)
+{
+    uint64_t key = (uint64_t)r->pid << 32 | r->tid;
+    if (e->last && e->last_key == key)
+        return e->last;
+    size_t before = e->threads.n;
+    xthread *t = tk_map_u64(&e->threads, key); /* may move the others */
+    if (!t) {
+        oom(err);
+        return NULL;
+    }
+    if (e->threads.n != before && thread_new(e, t, r->pid, r->tid, err) != TK_OK)
+        return NULL;
+    e->last = t;
+    e->last_key = key;
+    return t;
+}
+
+/* The time of a record on t's sequence: ns, never below the last one
+ * written (only a custom event ahead of its thread's calls can make it). */
+static uint64_t stamp(exporter *e, xthread *t, uint64_t tsc)
+{
+    uint64_t ns = tk_xp_ns(&e->clock, tsc);
+    if (ns < t->last_ns)
+        return t->last_ns;
+    return t->last_ns = ns;
+}
+
+static tk_status enter(exporter *e, xthread *t, const tk_xray_record *r, uint64_t ts,
+                       tk_error *err)
+{
+    if (tk_xr_calls_push(&t->calls, r->func_id, 0, 0) != 0)
+        return oom(err);
+    tk_perfetto_event ev = {.ts = ts, .track = t->track};
+    if (!(ev.name = tk_xp_func_name(&e->names, r->func_id, err)))
+        return err->status;
+    if (r->nargs) { /* ENTER_ARG: "arg0", "arg1", ... as annotations */
+        if (r->nargs > e->nargs) {
+            tk_perfetto_arg *a = realloc(e->args, r->nargs * sizeof *a);
+            if (!a)
+                return oom(err);
+            e->args = a;
+            e->nargs = r->nargs;
+        }
+        for (uint32_t i = 0; i < r->nargs; i++) {
+            e->args[i].type = TK_PERFETTO_ARG_UINT;
+            e->args[i].v.u = r->args[i];
+            if (!(e->args[i].name = tk_xp_arg_name(&e->names, i, err)))
+                return err->status;
+        }
+        ev.args = e->args;
+        ev.nargs = r->nargs;
+    }
+    return tk_perfetto_begin(t->seq, &ev, err);
+}
+
+/* An exit closes what account's does (nothing when it matches no call). */
+static tk_status leave(exporter *e, xthread *t, int32_t func, uint64_t ts, tk_error *err)
+{
+    long at = tk_xr_calls_exit(&t->calls, func, e->deduce);
+    while (at >= 0 && t->calls.depth > (uint32_t)at) {
+        t->calls.depth--;
+        if (tk_perfetto_end(t->seq, ts, t->track, err) != TK_OK)
+            return err->status;
+    }
+    return TK_OK;
+}
+
+/* A custom or typed event: an instant with its payload in hex. One in its
+ * thread's past is skipped like a call's record, without moving the
+ * thread's clock (account does not see events). */
+static tk_status event(exporter *e, xthread *t, const tk_xray_record *r, tk_error *err)
+{
+    if (t->clock.behind || r->tsc < t->clock.max)
+        return TK_OK;
+    static const char digits[] = "0123456789abcdef";
+    size_t n = r->data_len;
+    if (2 * n + 1 > e->hexcap) {
+        char *h = realloc(e->hex, 2 * n + 1);
+        if (!h)
+            return oom(err);
+        e->hex = h;
+        e->hexcap = 2 * n + 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        e->hex[2 * i] = digits[r->data[i] >> 4];
+        e->hex[2 * i + 1] = digits[r->data[i] & 15];
+    }
+    tk_perfetto_arg data = {.name = e->names.data, .type = TK_PERFETTO_ARG_STR};
+    data.v.s.p = e->hex;
+    data.v.s.n = 2 * n;
+    tk_perfetto_event ev = {.ts = stamp(e, t, r->tsc), .track = t->track, .args = &data,
+                            .nargs = 1};
+    ev.name = r->kind == TK_XRAY_TYPED_EVENT
+                  ? tk_xp_typed_name(&e->names, r->event_type, err)
+                  : e->names.custom;
+    if (!ev.name)
+        return err->status;
+    return tk_perfetto_instant(t->seq, &ev, err);
+}
+
+static tk_status record(exporter *e, const tk_xray_record *r, tk_error *err)
+{
+    xthread *t = thread_of(e, r, err);
+    if (!t)
+        return err->status;
+    if (r->kind >= TK_XRAY_CUSTOM_EVENT)
+        return event(e, t, r, err);
+    if (tk_xr_clock_behind(&t->clock, r->tsc))
+        return TK_OK; /* repeated records (validate warns; account -k skips them) */
+    uint64_t ts = stamp(e, t, r->tsc);
+    if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG)
+        return enter(e, t, r, ts, err);
+    return leave(e, t, r->func_id, ts, err);
+}
+
+/* Calls open at the end close at their thread's last timestamp. */
+static tk_status close_open(exporter *e, tk_error *err)
+{
+    for (size_t i = 0; i < e->threads.n; i++) {
+        xthread *t = tk_map_value(&e->threads, i);
+        for (; t->calls.depth > 0; t->calls.depth--)
+            if (tk_perfetto_end(t->seq, t->last_ns, t->track, err) != TK_OK)
+                return err->status;
+    }
+    return TK_OK;
+}
+
+static tk_status run(exporter *e, tk_xray_reader *r, tk_error *err)
+{
+    tk_xray_record rec;
+    int rc;
+    while ((rc = tk_xray_next(r, &rec, err)) > 0)
+        if (record(e, &rec, err) != TK_OK)
+            return err->status;
+    if (rc < 0)
+        return err->status;
+    return close_open(e, err);
+}
+
+static void exporter_free(exporter *e)
+{
+    for (size_t i = 0; i < e->threads.n; i++)
+        tk_xr_calls_free(&((xthread *)tk_map_value(&e->threads, i))->calls);
+    tk_map_free(&e->threads);
+    tk_map_free(&e->procs);
+    tk_xp_names_free(&e->names);
+    free(e->args);
+    free(e->hex);
+}
+
+tk_status tk_xray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err)
+{
+    const char *deduce = tk_options_get(o, "deduce-sibling-calls");
+    tk_xray_reader *r = tk_xr_open(in, o, err);
+    if (!r)
+        return err->status;
+    tk_xray_map *map = tk_xr_open_map(o, err);
+    if (!map && err->status != TK_OK) {
+        tk_xray_reader_free(r);
+        return err->status;
+    }
+    exporter e;
+    memset(&e, 0, sizeof e);
+    e.deduce = deduce && strcmp(deduce, "0") != 0;
+    e.next_uuid = 1;
+    tk_map_init(&e.threads, sizeof(xthread));
+    tk_map_init(&e.procs, sizeof(uint64_t));
+    tk_xp_clock_init(&e.clock, tk_xray_reader_header(r)->cycle_frequency);
+    tk_status st = tk_xp_names_init(&e.names, out, map, err);
+    if (st == TK_OK)
+        st = run(&e, r, err);
+    if (st == TK_OK) {
+        st = tk_perfetto_finish(e.names.p, err);
+        e.names.p = NULL; /* freed by finish */
+    }
+    exporter_free(&e);
+    tk_xray_map_free(map);
+    tk_xray_reader_free(r);
+    return st;
+}
