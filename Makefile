@@ -9,10 +9,11 @@ PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 60
 # make build's TK_TESTS: AUTO builds the tests when cmocka is installed.
 TESTS      ?= AUTO
+TEST_FULL  ?= OFF
 # extra cmake configure options, e.g. CMAKE_ARGS=-DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
 CMAKE_ARGS ?=
 
-.PHONY: all build deps test test-release test-asan demo fuzz bench install clean
+.PHONY: all build deps test test-release test-asan test-full demo fuzz bench install clean
 
 all: build
 
@@ -31,14 +32,20 @@ build:
 # OFF in a new build directory, so users' newer compilers cannot break it).
 test: deps test-release test-asan
 
+# Every export test in both builds (tests/CMakeLists.txt says what make
+# test samples): about three times as long.
+test-full:
+	$(MAKE) test TEST_FULL=ON
+
 test-release:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTK_TESTS=ON -DTK_WERROR=ON $(CMAKE_ARGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTK_TESTS=ON -DTK_WERROR=ON \
+		-DTK_TEST_FULL=$(TEST_FULL) $(CMAKE_ARGS)
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_SANITIZE=ON -DTK_TESTS=ON -DTK_WERROR=ON \
-		$(CMAKE_ARGS)
+		-DTK_TEST_FULL=$(TEST_FULL) $(CMAKE_ARGS)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure --no-tests=error -j $(JOBS)

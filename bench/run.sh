@@ -25,6 +25,8 @@
 # BENCH_CR_PERFETTO_TARGET_MRPS (see bench_cacheray_perfetto),
 # BENCH_XR_PERFETTO_TARGET_MRPS, BENCH_XR_PERFETTO_MAX_RSS_MB (see
 # bench_xray_perfetto),
+# BENCH_XR_PARQUET_TARGET_MBPS, BENCH_XR_PARQUET_MAX_RSS_MB (see
+# bench_xray_parquet),
 # BENCH_PROGRESS_RUNS (see bench_progress),
 # BENCH_CPU (the CPU to pin to; default: the fastest, see below),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
@@ -235,6 +237,7 @@ bench_cacheray() {
     echo
     bench_progress "$full"
     bench_cacheray_perfetto "$full" "$records"
+    bench_cacheray_parquet "$full" "$records"
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
     fi
@@ -262,6 +265,30 @@ bench_cacheray_perfetto() {
     if awk -v m="$mrps" -v t="$pf_target" 'BEGIN { exit !(m >= t) }'; then word=PASS; else word=MISS; miss=1; fi
     line="$word cacheray convert --to perfetto: $mrps M records/s"
     line="$line $([ $word = PASS ] && echo '>=' || echo '<') $pf_target on one core (no cachesim)"
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
+}
+
+# convert --to parquet of FILE (RECORDS records): the accesses and regions
+# tables (ZSTD, delta encoding). Target: the output at most 1/3 of the
+# input's size; records/s reported.
+bench_cacheray_parquet() {
+    pq_dir=$tmp.parquet
+    rm -rf "$pq_dir"
+    measure pq "$tk" convert --to parquet -o "$pq_dir" "$1"
+    pq_bytes=$(cat "$pq_dir"/*.parquet | wc -c | tr -d ' ')
+    rm -rf "$pq_dir"
+    in_bytes=$(file_size "$1")
+    echo "cacheray -> parquet: $2 records, output $(human "$pq_bytes"); best of $runs${pin:+, $pin}"
+    header
+    row "convert --to parquet" "$in_bytes" "$2" "$t_pq" "$rss_pq" "$t_cat"
+    pq_ratio=$(awk -v o="$pq_bytes" -v i="$in_bytes" 'BEGIN { printf "%.3f", o / i }')
+    pq_mrps=$(awk -v n="$2" -v t="$t_pq" 'BEGIN { printf "%.2f", n / t / 1e6 }')
+    if awk -v r="$pq_ratio" 'BEGIN { exit !(r <= 1 / 3) }'; then word=PASS; else word=MISS; miss=1; fi
+    line="$word cacheray convert --to parquet: output $pq_ratio of the input"
+    line="$line $([ $word = PASS ] && echo '<=' || echo '>') 1/3 (ZSTD + delta); $pq_mrps M records/s"
     echo "$line"
     verdicts="$verdicts$line
 "
@@ -512,6 +539,60 @@ bench_xray_perfetto() {
 "
 }
 
+# convert --to parquet of the FDR trace FILE (RECORDS records) into
+# $work/xray-parquet (replaced each run): MB/s (10^6 bytes of input) on
+# one core and peak RSS, and the tables' sizes. Then DuckDB (node and
+# tests/node's @duckdb/node-api; skipped without them) runs the
+# per-function count and sum of duration_ns over the calls table, one
+# thread, the whole node process timed, next to tracekit account on the
+# raw trace (t_acct_full). Targets: at least BENCH_XR_PARQUET_TARGET_MBPS
+# (default 100) MB/s, peak RSS under BENCH_XR_PARQUET_MAX_RSS_MB (default
+# 256) MiB; DuckDB's query faster than account.
+bench_xray_parquet() {
+    pq_target=${BENCH_XR_PARQUET_TARGET_MBPS:-100}
+    pq_rss=${BENCH_XR_PARQUET_MAX_RSS_MB:-256}
+    pq_dir=$work/xray-parquet
+    measure xpq "$tk" convert --to parquet -o "$pq_dir" "$1"
+    xray_row "tracekit convert --to parquet" "$1" "$t_xpq" "$rss_xpq" "$2"
+    sizes=
+    for t in calls records events; do
+        sizes="$sizes$t $(human "$(file_size "$pq_dir/$t.parquet")"), "
+    done
+    echo "  output: ${sizes}input $(human "$(file_size "$1")")"
+    mbps=$(awk -v b="$(file_size "$1")" -v t="$t_xpq" 'BEGIN { printf "%.1f", b / t / 1e6 }')
+    mib=$(awk -v r="$rss_xpq" 'BEGIN { printf "%.1f", r / 1024 }')
+    fast=$(awk -v m="$mbps" -v t="$pq_target" 'BEGIN { print (m >= t) ? 1 : 0 }')
+    small=$(awk -v r="$mib" -v l="$pq_rss" 'BEGIN { print (r < l) ? 1 : 0 }')
+    if [ "$fast$small" = 11 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word xray convert --to parquet: $mbps MB/s $([ "$fast" = 1 ] && echo '>=' || echo '<')"
+    line="$line $pq_target on one core; peak RSS $mib MiB $([ "$small" = 1 ] && echo '<' || echo '>=') $pq_rss MiB"
+    echo "$line"
+    xray_verdicts="$xray_verdicts$line
+"
+    node_dir=$here/../tests/node
+    if ! command -v node >/dev/null 2>&1 || [ ! -d "$node_dir/node_modules/@duckdb/node-api" ]; then
+        line="skipped: DuckDB over the xray calls table (no node or tests/node's @duckdb/node-api)"
+    else
+        cat >"$tmp.duck.mjs" <<EOF
+import { createRequire } from 'node:module'
+const require = createRequire('$node_dir/package.json')
+const { DuckDBInstance } = require('@duckdb/node-api')
+const con = await (await DuckDBInstance.create(':memory:', { threads: '1' })).connect()
+const r = await con.runAndReadAll("select function, count(*), sum(duration_ns) from read_parquet('$pq_dir/calls.parquet') group by function")
+console.log(r.getRows().length)
+EOF
+        measure duck node "$tmp.duck.mjs"
+        xray_row "duckdb: count, sum by function" "$1" "$t_duck" "$rss_duck" "$2"
+        ratio=$(awk -v a="$t_acct_full" -v b="$t_duck" 'BEGIN { printf "%.1f", a / b }')
+        if awk -v a="$t_acct_full" -v b="$t_duck" 'BEGIN { exit !(b < a) }'; then word=PASS; else word=MISS; miss=1; fi
+        line="$word xray DuckDB over calls.parquet (1 thread, node included): $t_duck s"
+        line="$line vs tracekit account on the trace $t_acct_full s (${ratio}x faster)"
+    fi
+    echo "$line"
+    xray_verdicts="$xray_verdicts$line
+"
+}
+
 bench_xray() {
     gen=$build/tk-gen-xray
     [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
@@ -654,6 +735,7 @@ bench_xray() {
     fi
 
     bench_xray_perfetto "$full" "$n_full"
+    bench_xray_parquet "$full" "$n_full"
 
     echo
     [ -n "$llvm" ] || echo "skipped: llvm-xray not found (Debian package llvm-14-tools); no comparison"

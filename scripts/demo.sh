@@ -22,12 +22,34 @@ ln -s "$bindir/tracekit-cc" "$work/bin/tracekit-cc"
 PATH=$work/bin:$PATH
 # replay keeps its checkpoint index under $XDG_CACHE_HOME: not the user's
 XDG_CACHE_HOME=$work/cache
-export PATH XDG_CACHE_HOME
+TRACEKIT_SRC=$here
+export PATH XDG_CACHE_HOME TRACEKIT_SRC
 cd "$work"
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
 section() { printf '\n======== %s ========\n' "$1"; }
+
+# screenshot PAGE PNG: a 1280x800 view of an HTML report, when a browser is
+# here: through tests/html/check.mjs when the test role's puppeteer-core is
+# installed (it also checks the page loads cleanly), else Chromium's own
+# --screenshot; without chromium on PATH (it is no package of the demo's),
+# a note.
+screenshot() {
+    if ! have chromium; then
+        echo "(no chromium: no screenshot of $1; apt-get install chromium to get one)"
+        return 0
+    fi
+    if have node && [ -d "$here/tests/node/node_modules/puppeteer-core" ]; then
+        node "$here/tests/html/check.mjs" --html "$1" --node-dir "$here/tests/node" \
+            --screenshot "$2" >/dev/null || { echo "demo.sh: $1 did not load cleanly" >&2; exit 1; }
+    else
+        chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+            --screenshot="$2" --window-size=1280,800 "file://$1" >/dev/null 2>&1 ||
+            { echo "(chromium could not take a screenshot of $1)"; return 0; }
+    fi
+    echo "(screenshot: $2)"
+}
 
 # run COMMAND [STATUS]: print the command and run it; a status other than
 # STATUS (default 0) stops the demo.
@@ -124,11 +146,25 @@ show "graph: the call graph in Graphviz DOT, edges labelled with call counts (| 
 mkdir -p "$bindir/demo"
 show "convert --to perfetto: the calls on a timeline, a track per thread; open the file at https://ui.perfetto.dev (\"Open trace file\": it is read in the browser, not uploaded)" \
     "tracekit convert --to perfetto $m$trace -o $bindir/demo/demo.pftrace && ls -l $bindir/demo/demo.pftrace"
+show "report --html: the same report as one page for a browser: the calls as a flame graph (click to zoom, search), busy time per thread, sortable tables (no network; open it from the disk)" \
+    "tracekit report --html $m-o $bindir/demo/xray-report.html $trace && ls -l $bindir/demo/xray-report.html"
+screenshot "$bindir/demo/xray-report.html" "$bindir/demo/xray-report.png"
 if have jq; then
     show "--json: every command's output as JSON (docs/json.md), for scripts; jq keeps the functions called over 100 times" \
         "tracekit account --json $m$trace | jq -r '.[] | select(.count > 100) | \"\\(.function): \\(.count) calls\"'"
 else
     echo "(jq not found: no --json example; scripts/deps.sh demo installs it)"
+fi
+
+section "Many traces as one dataset (docs/scale.md)"
+show "convert --to parquet: each trace into its own Hive partition directory, all cores at once (xargs -P; on a cluster, one task each)" \
+    "ls examples/xray/*.xray $trace | xargs -P 4 -I{} sh -c 'tracekit convert --to parquet \"{}\" -o \"dataset/trace_id=\$(basename \"{}\")\"' && ls dataset/*"
+sql="select trace_id, count(*) as calls, sum(duration_ns) as total_ns from read_parquet('dataset/*/calls.parquet', hive_partitioning = true) where not unfinished group by trace_id order by trace_id"
+printf '\n# one SQL query over every trace (DuckDB here; the Spark SQL is in docs/scale.md)\n'
+if have node && node "$here/scripts/duckdb.mjs" "select 1" >/dev/null 2>&1; then
+    run "node \$TRACEKIT_SRC/scripts/duckdb.mjs \"$sql\""
+else
+    printf '%s\n(no DuckDB here: scripts/deps.sh test installs it; any engine reading Parquet runs this)\n' "$sql"
 fi
 
 section "Where to go next"
@@ -138,6 +174,8 @@ tracekit COMMAND --help   a command's options
 man docs/tracekit.1       the manual page (man tracekit after make install)
 docs/formats/             one page per trace format: cacheray, casemate, ucir, xray
 docs/json.md              the --json output's names, per command, with a schema each
+docs/parquet.md           convert --to parquet: the tables, trace_id, Hive directories
+docs/scale.md             many traces in parallel, one SQL query (DuckDB, Spark SQL)
 recorder/README.md        recording C and C++ programs for Cacheray
 docs/architecture.md      the library's layers, and how to add a format
 make test                 the test suite (installs cmocka and LLVM's tools first)

@@ -26,9 +26,10 @@ for role in "$@"; do
     # (tests/perfetto/check.py)
     test) want="$want libcmocka-dev clang llvm libllvm14 llvm-14-tools libclang-rt-14-dev python3 python3-jsonschema"
           want="$want libbz2-dev libstdc++-12-dev protobuf-compiler python3-protobuf"
-          # the Parquet tests' readers (DuckDB, hyparquet) come from npm,
-          # into tests/node/ (npm_install below)
-          want="$want nodejs npm"
+          # the Parquet tests' readers (DuckDB, hyparquet) and the HTML
+          # reports' browser driver (puppeteer-core) come from npm, into
+          # tests/node/ (npm_install below); the browser is Debian's chromium
+          want="$want nodejs npm chromium"
           npm_test=yes ;;
     fuzz) want="$want clang libclang-rt-14-dev" ;;
     bench) want="$want time llvm llvm-14-tools" ;;
@@ -50,7 +51,12 @@ fi
 npm_install() {
     [ "$npm_test" = yes ] || return 0
     dir=$(dirname "$0")/../tests/node
-    [ -d "$dir/node_modules" ] && return 0
+    # installed already: every package of package.json is in node_modules
+    missing_npm=no
+    for p in $(sed -n '/"dependencies"/,/}/s/^ *"\([^"]*\)": *"[^"]*",\{0,1\}$/\1/p' "$dir/package.json"); do
+        [ -f "$dir/node_modules/$p/package.json" ] || missing_npm=yes
+    done
+    [ "$missing_npm" = no ] && return 0
     echo "deps.sh: npm packages for the tests into tests/node/"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || {
         echo "deps.sh: npm ci in tests/node failed" >&2

@@ -106,14 +106,37 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
                       tk_sink *warnings, uint64_t *nwarnings, tk_error *err);
 
 /* Convert to `target` (a name from tk_format_targets) on `out` (not
- * closed). */
+ * closed). A target that writes a directory (tk_format_target_is_dir) is
+ * TK_EUSAGE here: use tk_convert_dir. */
 tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
                      const char *target, FILE *out, tk_error *err);
+
+/* 1 when `target` writes a directory of files rather than one stream
+ * ("parquet": one file per table), 0 otherwise. Cannot fail. */
+int tk_format_target_is_dir(const tk_format *f, const char *target);
+
+/* Convert to a directory target into `dir` (created when missing; files
+ * appear whole or not at all). `source` is the input's path, for names
+ * derived from it ("-": standard input). Options of the target
+ * (docs/parquet.md: "rows-per-file", "trace-id", "compression",
+ * "row-group-rows"). TK_EIO with the system's reason when `dir` cannot be
+ * written. */
+tk_status tk_convert_dir(const tk_format *f, tk_input *in, const tk_options *o,
+                         const char *target, const char *source, const char *dir,
+                         tk_error *err);
 
 /* The format's main analysis in one document (XRay: trace facts and the
  * functions taking the most time). */
 tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
                     tk_sink *out, tk_error *err);
+
+/* The report as one self-contained HTML page on `out` (not closed): inline
+ * CSS, JavaScript and SVG, no network access, at most 5 MB whatever the
+ * trace (aggregates, not records). The same options as tk_report. Returns
+ * TK_OK; TK_EUNSUPPORTED ("no HTML report yet") for a format without one;
+ * the trace's errors as tk_report; TK_EIO when writing `out` failed. */
+tk_status tk_report_html(const tk_format *f, tk_input *in, const tk_options *o, FILE *out,
+                         tk_error *err);
 
 /* NULL-terminated list of conversion target names (static). */
 const char *const *tk_format_targets(const tk_format *f);

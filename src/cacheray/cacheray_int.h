@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include <tracekit/cacheray.h>
+#include <tracekit/cachesim.h>
 #include <tracekit/format.h>
 
 /* A reader honouring the "endian" option and the selection of `o`
@@ -23,5 +24,19 @@ void tk_cacheray_sink_record(tk_sink *s, const tk_cacheray_record *rec,
 tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 /* convert --to perfetto (perfetto.c): Perfetto's protobuf trace on `out`. */
 tk_status tk_cacheray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
+/* The hierarchy `report` simulates (sim_report.c): --config, the --level
+ * specs or cachesim's default, and --debug-info. TK_EUSAGE for both
+ * --config and --level or a bad spec; the config file's errors name it. */
+tk_status tk_cacheray_report_config(const tk_options *o, tk_cachesim_config *cfg,
+                                   tk_error *err);
+/* report --html (html.c): the report as one page (src/export/html/). */
+tk_status tk_cacheray_report_html(tk_input *in, const tk_options *o, FILE *out,
+                                  tk_error *err);
+
+
+/* convert --to parquet: the format's tables into `dir`
+ * (src/export/parquet/tables.h; docs/formats/cacheray.md lists them). */
+tk_status tk_cacheray_parquet(tk_input *in, const tk_options *o, const char *source, const char *dir,
+                        tk_error *err);
 
 #endif

@@ -166,7 +166,7 @@ static tk_status cr_validate(tk_input *in, const tk_options *o, tk_sink *s,
 
 /* ------------------------------------------------------------- convert */
 
-static const char *const cr_targets[] = {"cacheray", "jsonl", "perfetto", NULL};
+static const char *const cr_targets[] = {"cacheray", "jsonl", "perfetto", "parquet", NULL};
 
 static tk_status cr_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
@@ -276,6 +276,16 @@ static int cr_probe(const uint8_t *d, size_t n, int whole)
     return records && real * 4 >= records * 3 ? 20 : 0;
 }
 
+/* The shared Parquet tables (src/cacheray/parquet.c). */
+static const char *const dir_targets[] = {"parquet", NULL};
+
+static tk_status convert_dir(tk_input *in, const tk_options *o, const char *target,
+                             const char *source, const char *dir, tk_error *err)
+{
+    (void)target; /* "parquet", the only one */
+    return tk_cacheray_parquet(in, o, source, dir, err);
+}
+
 const struct tk_format tk_fmt_cacheray = {
     .name = "cacheray",
     .description = "Cacheray memory-access trace with run-time type annotations",
@@ -285,9 +295,12 @@ const struct tk_format tk_fmt_cacheray = {
     .validate = cr_validate,
     .convert = cr_convert,
     .report = tk_cacheray_sim_report,
+    .report_html = tk_cacheray_report_html,
+    .convert_dir = convert_dir,
+    .dir_targets = dir_targets,
     .targets = cr_targets,
     .options = (const char *const[]){"endian", "out-endian", "thread", "range", "addr",
-                                     "window", "cachesim", "level", "config", NULL},
+                                     "window", "cachesim", "level", "config", "debug-info", NULL},
     .commands = tk_cacheray_commands,
     .command_options = tk_cacheray_command_options,
     .help = tk_cacheray_help,

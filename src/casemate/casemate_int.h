@@ -61,4 +61,10 @@ tk_casemate_warning tk_casemate_check(const tk_casemate_record *rec, int first, 
 const char *tk_casemate_warning_code(tk_casemate_warning w);
 const char *tk_casemate_warning_message(tk_casemate_warning w);
 
+
+/* convert --to parquet: the format's tables into `dir`
+ * (src/export/parquet/tables.h; docs/formats/casemate.md lists them). */
+tk_status tk_casemate_parquet(tk_input *in, const tk_options *o, const char *source, const char *dir,
+                        tk_error *err);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include "casemate/casemate_int.h"
 #include "casemate/cmd/cmd.h"
+#include "casemate/html_int.h"
 #include "core/format_ops.h"
 #include "core/select.h"
 #include "core/strbuf.h"
@@ -179,7 +180,7 @@ static tk_status cm_validate(tk_input *in, const tk_options *o, tk_sink *s,
 /* ------------------------------------------------------------- convert */
 
 static const char *const cm_targets[] = {"casemate", "casemate-compact", "jsonl", "perfetto",
-                                         NULL};
+                                         "parquet", NULL};
 
 static tk_status cm_convert(tk_input *in, const tk_options *o, const char *target,
                             FILE *out, tk_error *err)
@@ -285,6 +286,16 @@ static int cm_probe(const uint8_t *d, size_t n, int whole)
     return tk_casemate_lookup(&tk_casemate_kinds, d + w, i - w) >= 0 ? 80 : 0;
 }
 
+/* The shared Parquet tables (src/casemate/parquet.c). */
+static const char *const dir_targets[] = {"parquet", NULL};
+
+static tk_status convert_dir(tk_input *in, const tk_options *o, const char *target,
+                             const char *source, const char *dir, tk_error *err)
+{
+    (void)target; /* "parquet", the only one */
+    return tk_casemate_parquet(in, o, source, dir, err);
+}
+
 const struct tk_format tk_fmt_casemate = {
     .name = "casemate",
     .description = "casemate page-table log (writes, barriers, TLBIs, locks, hints)",
@@ -294,6 +305,9 @@ const struct tk_format tk_fmt_casemate = {
     .validate = cm_validate,
     .convert = cm_convert,
     .report = tk_casemate_report,
+    .report_html = tk_casemate_report_html,
+    .convert_dir = convert_dir,
+    .dir_targets = dir_targets,
     .targets = cm_targets,
     .options = (const char *const[]){"thread", "range", "addr", "racy", "ignore-uninit",
                                      "no-sysreg-defaults", "promote-tlbi-by-id", NULL},

@@ -12,6 +12,7 @@
 #include <tracekit/input.h>
 
 #include "casemate/casemate_int.h"
+#include "casemate/export_check.h"
 #include "casemate/perfetto_int.h"
 #include "core/select.h"
 
@@ -89,31 +90,6 @@ void tk_cmpf_free(tk_cmpf *m)
     tk_casemate_check_free(m->k);
 }
 
-/* The checker's options: bbm's, under the same names. */
-static void check_options(const tk_options *o, tk_casemate_check_options *c)
-{
-    tk_casemate_check_options_init(c);
-    c->racy = tk_options_get(o, "racy") != NULL;
-    c->ignore_uninit = tk_options_get(o, "ignore-uninit") != NULL;
-    c->no_sysreg_defaults = tk_options_get(o, "no-sysreg-defaults") != NULL;
-    c->promote_tlbi_by_id = tk_options_get(o, "promote-tlbi-by-id") != NULL;
-}
-
-/* The selection, checked as the reader would (tk_casemate_reader_select);
- * NULL when none is given. */
-static tk_status selection(const tk_options *o, tk_selection **sel, tk_error *err)
-{
-    *sel = NULL;
-    if (!tk_sel_option_given(o))
-        return TK_OK;
-    if (!(*sel = tk_selection_new(o, err)))
-        return err->status;
-    if ((*sel)->func)
-        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
-                            "--func does not apply to casemate traces");
-    return tk_sel_check_counts(*sel, "casemate", "event ids", err);
-}
-
 /* Every record: the checker first (it reads the lock table as it was),
  * then the record if selected, and the end of a lock slice. */
 static tk_status pass(tk_cmpf *m, tk_casemate_reader *r, const tk_selection *sel,
@@ -149,9 +125,9 @@ tk_status tk_casemate_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_
     tk_map_init(&m.locks, sizeof(tk_cmpf_lock));
     tk_map_init(&m.last_write, sizeof(uint64_t));
     tk_casemate_check_options copt;
-    check_options(o, &copt);
+    tk_cmx_check_options(o, &copt);
     tk_casemate_reader *r = NULL;
-    tk_status st = selection(o, &sel, err);
+    tk_status st = tk_cmx_selection(o, &sel, err);
     if (st == TK_OK && (!(r = tk_casemate_reader_new(in, err)) ||
                         !(m.k = tk_casemate_check_new(&copt, err)) ||
                         !(m.p = tk_perfetto_new(out, err)) ||

@@ -3,92 +3,11 @@
  * becomes an instant at the time of the record that raised it, with the
  * code, message, detail, the related entries and the ids of the events
  * related to it. The checker stops at the first violation, as bbm does. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "casemate/export_check.h"
 #include "casemate/perfetto_int.h"
-
-/* Entries shown in the annotation; a violation relates a handful. */
-enum { MAX_RELATED = 8 };
-
-typedef struct text {
-    char s[1024];
-    size_t n;
-} text;
-
-/* Append to `t`, cut at its end. */
-__attribute__((format(printf, 2, 3))) static void add(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(t->s + t->n, sizeof t->s - t->n, fmt, ap);
-    va_end(ap);
-    t->n += k > 0 ? (size_t)k : 0;
-    if (t->n >= sizeof t->s)
-        t->n = sizeof t->s - 1;
-}
-
-static void add_str(text *t, const char *s)
-{
-    size_t room = sizeof t->s - 1 - t->n, k = strlen(s);
-    if (k > room)
-        k = room;
-    memcpy(t->s + t->n, s, k);
-    t->n += k;
-    t->s[t->n] = '\0';
-}
-
-/* The event ids related to the violation: the record's own, the last
- * mem-write to each related entry, and, for a lock operation, the event
- * that took the lock it names. Comma-separated, without repeats. */
-static void related_ids(const tk_cmpf *m, const tk_casemate_violation *v,
-                        const tk_casemate_record *rec, text *t)
-{
-    uint64_t ids[MAX_RELATED + 2];
-    size_t n = 0;
-    ids[n++] = rec->id;
-    for (size_t i = 0; i < v->nentries && i < MAX_RELATED; i++) {
-        uint64_t *w = tk_map_find_u64(&m->last_write, v->entries[i].address & ~(uint64_t)7);
-        if (w)
-            ids[n++] = *w;
-    }
-    if (rec->kind == TK_CASEMATE_LOCK || rec->kind == TK_CASEMATE_TRYLOCK ||
-        rec->kind == TK_CASEMATE_UNLOCK) {
-        const tk_cmpf_lock *l = tk_map_find_u64(&m->locks, rec->address);
-        if (l && l->depth)
-            ids[n++] = l->taken_id;
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        while (j < i && ids[j] != ids[i])
-            j++;
-        if (j == i)
-            add(t, "%s%llu", t->n ? "," : "", (unsigned long long)ids[i]);
-    }
-}
-
-/* The related entries, shortly: "0x81000=0x0 S2 L1 IU; ...". */
-static void entries(const tk_casemate_violation *v, text *t)
-{
-    for (size_t i = 0; i < v->nentries && i < MAX_RELATED; i++) {
-        const tk_casemate_entry *e = &v->entries[i];
-        if (i)
-            add_str(t, "; ");
-        add(t, "0x%llx=0x%llx", (unsigned long long)e->address, (unsigned long long)e->value);
-        if (e->state == TK_CASEMATE_STATE_NONE) {
-            add_str(t, e->initialised ? " not a page-table entry" : " uninitialised");
-            continue;
-        }
-        add(t, " S%u L%u ", e->stage, e->level);
-        add_str(t, tk_casemate_state_name(e->state));
-        if (e->state != TK_CASEMATE_STATE_VALID)
-            add(t, " by tid %llu", (unsigned long long)e->invalidator);
-        add(t, " root:0x%llx", (unsigned long long)e->root);
-    }
-    if (v->nentries > MAX_RELATED)
-        add(t, "; ... (%zu in all)", v->nentries);
-}
 
 static tk_status violation(tk_cmpf *m, const tk_casemate_violation *v,
                            const tk_casemate_record *rec, uint64_t ts, uint64_t line,
@@ -98,10 +17,11 @@ static tk_status violation(tk_cmpf *m, const tk_casemate_violation *v,
     uint64_t name = code ? tk_perfetto_name(m->p, v->message, strlen(v->message), err) : 0;
     if (!name)
         return err->status;
-    text ids = {.n = 0}, ents = {.n = 0};
-    ids.s[0] = ents.s[0] = '\0';
-    related_ids(m, v, rec, &ids);
-    entries(v, &ents);
+    /* the lock a lock operation names, as its slice holds it */
+    const tk_cmpf_lock *l = tk_map_find_u64(&m->locks, rec->address);
+    tk_cmx_text ids, ents;
+    tk_cmx_related_ids(&m->last_write, v, rec, l && l->depth ? &l->taken_id : NULL, &ids);
+    tk_cmx_entries(v, &ents);
     tk_perfetto_arg a[TK_CMPF_MAX_ARGS] = {
         {m->arg[TK_CMPF_A_CODE], TK_PERFETTO_ARG_ISTR, {.u = code}},
         {m->arg[TK_CMPF_A_MESSAGE], TK_PERFETTO_ARG_STR, {.s = {v->message, strlen(v->message)}}},
@@ -158,11 +78,8 @@ tk_status tk_cmpf_check(tk_cmpf *m, const tk_casemate_record *rec, uint64_t ts,
             return err->status;
         }
         st = not_checked(m, &why, ts, line, err);
-    } else if (rec->kind == TK_CASEMATE_MEM_WRITE) {
-        uint64_t *w = tk_map_u64(&m->last_write, rec->address & ~(uint64_t)7);
-        if (!w)
-            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-        *w = rec->id;
+    } else if (tk_cmx_note_write(&m->last_write, rec, err) != TK_OK) {
+        return err->status;
     }
     if (verdict != 0) { /* the checker has stopped: so does what serves it */
         m->checking = 0;

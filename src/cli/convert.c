@@ -44,6 +44,21 @@ static int check(cli *c, const char *target)
     return target_options(c, -1, target);
 }
 
+/* A target written as a directory of files (--to parquet: a table each). */
+static int write_dir(cli *c, const char *target, const char *dir)
+{
+    if (!dir || strcmp(dir, "-") == 0)
+        return cli_usage_error(c->cmd->name, "--to %s writes a directory: -o DIR", target);
+    tk_error err;
+    tk_error_clear(&err);
+    tk_status st = tk_convert_dir(c->ctx.format, c->ctx.in, c->ctx.opts, target, c->ctx.file,
+                                  dir, &err);
+    if (st == TK_OK)
+        return EXIT_OK;
+    /* a write failure names its file (err.file); the trace's, the trace */
+    return cli_report(st == TK_EUSAGE ? c->cmd->name : c->ctx.path, &err);
+}
+
 static int run(tk_command_ctx *x)
 {
     cli *c = x->host_data;
@@ -52,16 +67,28 @@ static int run(tk_command_ctx *x)
     int rc = check(c, target);
     if (rc < 0)
         rc = cli_open(c);
-    if (rc == EXIT_OK)
-        rc = cli_write_output(c, output ? output : "-", write_target, (void *)target);
-    return rc;
+    if (rc != EXIT_OK)
+        return rc;
+    if (tk_format_target_is_dir(c->ctx.format, target))
+        return write_dir(c, target, output);
+    return cli_write_output(c, output ? output : "-", write_target, (void *)target);
 }
 
 static const tk_option options[] = {
     {.name = "to", .value = "TARGET", .flags = TK_OPTION_LOCAL,
      .help = "output form (required)"},
     {.name = "output", .letter = 'o', .value = "OUT", .flags = TK_OPTION_LOCAL,
-     .help = "output file (default: standard output)"},
+     .help = "output file (default: standard output); a directory for --to parquet"},
+    {.name = "trace-id", .value = "ID", .targets = "parquet",
+     .help = "the trace_id column's value (default: FILE's base name) so many traces' tables "
+             "read as one dataset; left out when DIR is named trace_id=ID (a Hive partition)"},
+    {.name = "rows-per-file", .value = "N", .targets = "parquet",
+     .help = "split each table into DIR/TABLE/part-NNNNN.parquet of N rows (default: one "
+             "DIR/TABLE.parquet)"},
+    {.name = "compression", .value = "CODEC", .choices = "zstd snappy none",
+     .targets = "parquet", .help = "zstd (default), snappy or none"},
+    {.name = "row-group-rows", .value = "N", .targets = "parquet",
+     .help = "rows per row group (default 1M): smaller groups let engines skip more"},
     {0}};
 
 const tk_command cli_cmd_convert = {

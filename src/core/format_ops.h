@@ -34,7 +34,15 @@ struct tk_format {
     tk_status (*convert)(tk_input *, const tk_options *, const char *target,
                          FILE *, tk_error *);
     tk_status (*report)(tk_input *, const tk_options *, tk_sink *, tk_error *);
-    const char *const *targets; /* NULL-terminated */
+    /* report --html: the report as one self-contained page on the FILE
+     * (src/export/html/html.h); NULL: "no HTML report yet". */
+    tk_status (*report_html)(tk_input *, const tk_options *, FILE *, tk_error *);
+    /* Targets written as a directory (the shared Parquet tables): `source`
+     * is the input's path, `dir` the output directory. */
+    tk_status (*convert_dir)(tk_input *, const tk_options *, const char *target,
+                             const char *source, const char *dir, tk_error *);
+    const char *const *targets;     /* NULL-terminated, directory ones too */
+    const char *const *dir_targets; /* those convert_dir writes */
     const char *const *options; /* keys it reads beyond skip, limit, strict */
     /* What the command line shows and runs (include/tracekit/command.h):
      * its own commands (NULL-terminated), the options it reads in
@@ -50,6 +58,10 @@ struct tk_format {
 struct tk_format_help {
     const char *command, *target, *text;
 };
+
+/* The option keys of the directory targets (src/export/parquet/tables.h),
+ * which every format with convert_dir reads. */
+#define TK_DIR_TARGET_OPTION_KEYS "rows-per-file", "trace-id", "compression", "row-group-rows"
 
 /* Every format's help on convert --to jsonl. */
 extern const char tk_fmt_jsonl_help[];

@@ -140,6 +140,9 @@ tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_er
             known = strcmp(*k, key) == 0;
         for (const char *const *k = f->options; k && *k && !known; k++)
             known = strcmp(*k, key) == 0;
+        static const char *const dir_keys[] = {TK_DIR_TARGET_OPTION_KEYS, NULL};
+        for (const char *const *k = dir_keys; f->convert_dir && *k && !known; k++)
+            known = strcmp(*k, key) == 0;
         if (!known)
             return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                                 "--%s does not apply to %s traces", key, f->name);
@@ -206,6 +209,17 @@ tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
     return f->report ? f->report(in, o, out, err) : unsupported(f, "report", err);
 }
 
+tk_status tk_report_html(const tk_format *f, tk_input *in, const tk_options *o, FILE *out,
+                         tk_error *err)
+{
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
+    if (!f->report_html)
+        return tk_error_set(err, TK_EUNSUPPORTED, TK_NO_OFFSET, TK_NO_RECORD,
+                            "%s: no HTML report yet", f->name);
+    return f->report_html(in, o, out, err);
+}
+
 tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
                      const char *target, FILE *out, tk_error *err)
 {
@@ -213,9 +227,32 @@ tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
         return unsupported(f, "convert", err);
     if (tk_format_check_options(f, o, err) != TK_OK)
         return err->status;
+    if (tk_format_target_is_dir(f, target))
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--to %s writes a directory (tk_convert_dir)", target);
     for (const char *const *t = f->targets; t && *t; t++)
         if (strcmp(*t, target) == 0)
             return f->convert(in, o, target, out, err);
     return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                         "%s cannot be converted to '%s'", f->name, target);
+}
+
+int tk_format_target_is_dir(const tk_format *f, const char *target)
+{
+    for (const char *const *t = f->dir_targets; t && *t; t++)
+        if (strcmp(*t, target) == 0)
+            return 1;
+    return 0;
+}
+
+tk_status tk_convert_dir(const tk_format *f, tk_input *in, const tk_options *o,
+                         const char *target, const char *source, const char *dir,
+                         tk_error *err)
+{
+    if (!f->convert_dir || !tk_format_target_is_dir(f, target))
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "%s cannot be converted to a directory as '%s'", f->name, target);
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
+    return f->convert_dir(in, o, target, source, dir, err);
 }

@@ -292,8 +292,8 @@ static tk_status uc_validate(tk_input *in, const tk_options *o, tk_sink *s, uint
 
 /* ------------------------------------------------------------- convert */
 
-static const char *const spec_targets[] = {"ucir", "jsonl", "tenet", "drcov", "perfetto", NULL};
-static const char *const uc_targets[] = {"jsonl", "tenet", "drcov", "perfetto", NULL};
+static const char *const spec_targets[] = {"ucir", "jsonl", "tenet", "drcov", "perfetto", "parquet", NULL};
+static const char *const uc_targets[] = {"jsonl", "tenet", "drcov", "perfetto", "parquet", NULL};
 
 /* The same frames (boundaries and keyframe flags kept), recompressed. */
 static tk_status to_ucir(tk_ucir_reader *r, const tk_options *o, FILE *out, tk_error *err)
@@ -429,6 +429,16 @@ static int probe_uc(const uint8_t *d, size_t n, int whole)
 static const char *const ucir_option_keys[] = {"threads", "max-frame", "records", "level",
                                                   "range", "addr", "window", NULL};
 
+/* The shared Parquet tables (src/ucir/parquet.c). */
+static const char *const dir_targets[] = {"parquet", NULL};
+
+static tk_status convert_dir(tk_input *in, const tk_options *o, const char *target,
+                             const char *source, const char *dir, tk_error *err)
+{
+    (void)target; /* "parquet", the only one */
+    return tk_ucir_parquet(in, o, source, dir, err);
+}
+
 const struct tk_format tk_fmt_ucir = {
     .name = "ucir",
     .description = "Usercorn replay trace, 2016 spec (big-endian, zlib frames)",
@@ -438,6 +448,9 @@ const struct tk_format tk_fmt_ucir = {
     .validate = uc_validate,
     .convert = uc_convert,
     .report = tk_ucir_report,
+    .report_html = tk_ucir_report_html,
+    .convert_dir = convert_dir,
+    .dir_targets = dir_targets,
     .targets = spec_targets,
     .options = ucir_option_keys,
     .commands = tk_ucir_commands,
@@ -454,6 +467,9 @@ const struct tk_format tk_fmt_usercorn = {
     .validate = uc_validate,
     .convert = uc_convert,
     .report = tk_ucir_report,
+    .report_html = tk_ucir_report_html,
+    .convert_dir = convert_dir,
+    .dir_targets = dir_targets,
     .targets = uc_targets,
     .options = ucir_option_keys,
     .commands = tk_ucir_commands,

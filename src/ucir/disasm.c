@@ -14,6 +14,7 @@
 
 #include <capstone/capstone.h>
 #include <tracekit/ucir.h>
+#include <tracekit/ucir_replay.h>
 
 #include "core/dl.h"
 #include "ucir/disasm.h"
@@ -140,4 +141,35 @@ size_t ucir_disasm_one(ucir_disasm *d, uint64_t pc, const uint8_t *code, size_t 
     else
         snprintf(text, cap, "%s", d->insn->mnemonic);
     return n - left;
+}
+
+/* As many known bytes at pc as memory has, up to `size` (or
+ * TK_UCIR_CODE_MAX when the size is not known yet, as in .uc traces). */
+static size_t code_bytes(struct tk_ucir_replay *rp, uint64_t pc, uint64_t size, uint8_t *code,
+                         tk_error *err)
+{
+    uint8_t known[TK_UCIR_CODE_MAX];
+    size_t n = size && size < TK_UCIR_CODE_MAX ? (size_t)size : TK_UCIR_CODE_MAX;
+    if (pc > UINT64_MAX - n)
+        n = (size_t)(UINT64_MAX - pc);
+    if (tk_ucir_replay_read(rp, pc, n, code, known, err) != TK_OK)
+        return 0;
+    size_t k = 0;
+    while (k < n && known[k])
+        k++;
+    return k;
+}
+
+size_t tk_ucir_disasm_code(ucir_disasm *d, struct tk_ucir_replay *rp, uint64_t pc,
+                           uint64_t size, uint8_t *code, char *text, size_t cap,
+                           tk_error *err)
+{
+    text[0] = '\0';
+    size_t n = code_bytes(rp, pc, size, code, err);
+    if (!n || !d)
+        return n;
+    size_t len = ucir_disasm_one(d, pc, code, n, text, cap);
+    if (!len || (size && len != size)) /* cut short, or not what was run */
+        text[0] = '\0';
+    return size && size < n ? (size_t)size : len ? len : n;
 }

@@ -15,7 +15,7 @@
 #include "ucir/disasm.h"
 #include "ucir/ucir_int.h"
 
-#define CODE_MAX 16      /* bytes looked at for one instruction */
+#define CODE_MAX TK_UCIR_CODE_MAX
 #define DATA_SHOWN 32    /* data bytes shown per memory op in the listing */
 #define INDENT "        "
 
@@ -52,42 +52,14 @@ static void put_hex_bytes(tk_strbuf *b, const uint8_t *p, uint64_t n, uint64_t m
         sb_puts(b, "...");
 }
 
-/* The code of the instruction that just started: as many bytes as memory
- * knows, up to its size (spec) or CODE_MAX (.uc: the size comes later). */
-static size_t code_bytes(dumper *d, uint64_t pc, uint64_t size, uint8_t *code, tk_error *err)
-{
-    uint8_t known[CODE_MAX];
-    size_t n = size && size < CODE_MAX ? (size_t)size : CODE_MAX;
-    if (pc > UINT64_MAX - n)
-        n = (size_t)(UINT64_MAX - pc);
-    if (tk_ucir_replay_read(d->rp, pc, n, code, known, err) != TK_OK)
-        return 0;
-    size_t k = 0;
-    while (k < n && known[k])
-        k++;
-    return k;
-}
-
-/* Disassemble the instruction just started. text[0] = 0 when unknown. */
-static size_t decode(dumper *d, uint64_t pc, uint64_t size, uint8_t *code, char *text,
-                     size_t cap, tk_error *err)
-{
-    text[0] = '\0';
-    size_t n = code_bytes(d, pc, size, code, err);
-    if (!n || !d->dis)
-        return n;
-    size_t len = ucir_disasm_one(d->dis, pc, code, n, text, cap);
-    if (!len || (size && len != size)) /* cut short, or not what was run */
-        text[0] = '\0';
-    return size && size < n ? (size_t)size : len ? len : n;
-}
-
 static void list_instruction(dumper *d, uint64_t size, const tk_ucir_replay_info *in,
                              tk_error *err)
 {
     uint8_t code[CODE_MAX];
-    char text[160];
-    size_t n = in->pc_known ? decode(d, in->pc, size, code, text, sizeof text, err) : 0;
+    char text[160] = "";
+    size_t n = in->pc_known
+                   ? tk_ucir_disasm_code(d->dis, d->rp, in->pc, size, code, text, sizeof text, err)
+                   : 0;
     sb_printf(&d->line, "%-7lld ", (long long)in->instruction);
     if (in->pc_known)
         sb_printf(&d->line, "0x%-10llx ", (unsigned long long)in->pc);
@@ -237,7 +209,7 @@ static void json_record(dumper *d, const tk_ucir_op *op, const tk_ucir_pos *pos,
         uint8_t code[CODE_MAX];
         char text[160] = "";
         if (in.pc_known)
-            decode(d, in.pc, size, code, text, sizeof text, err);
+            tk_ucir_disasm_code(d->dis, d->rp, in.pc, size, code, text, sizeof text, err);
         if (text[0])
             tk_sink_cstr(s, "disasm", text, 0);
         else

@@ -4,12 +4,7 @@
 
 #include "ucir/ucir_int.h"
 
-typedef struct stats {
-    uint64_t by_kind[TK_UCIR_KIND_COUNT];
-    uint64_t nested, read_bytes, written_bytes, mapped_bytes;
-    uint64_t max_frame_ops;
-    uint64_t exits;
-} stats;
+typedef tk_ucir_stats stats;
 
 static void byte_order(tk_sink *s, const char *key, int big)
 {
@@ -70,6 +65,23 @@ static void emit(tk_sink *s, tk_input *in, tk_ucir_reader *r, const stats *st)
 
 static uint64_t add_sat(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
+void tk_ucir_stats_add(tk_ucir_stats *st, const tk_ucir_op *op)
+{
+    st->by_kind[op->kind]++;
+    st->nested += op->depth != 0;
+    switch (op->kind) {
+    case TK_UCIR_FRAME:
+        if (op->op_count > st->max_frame_ops)
+            st->max_frame_ops = op->op_count;
+        break;
+    case TK_UCIR_MEM_READ: st->read_bytes = add_sat(st->read_bytes, op->size); break;
+    case TK_UCIR_MEM_WRITE: st->written_bytes = add_sat(st->written_bytes, op->size); break;
+    case TK_UCIR_MEM_MAP: st->mapped_bytes = add_sat(st->mapped_bytes, op->size); break;
+    case TK_UCIR_EXIT: st->exits++; break;
+    default: break;
+    }
+}
+
 tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
     tk_ucir_reader *r = ucir_cmd_open_selected(in, o, 0, err); /* counts what it selects */
@@ -79,21 +91,8 @@ tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     memset(&st, 0, sizeof st);
     tk_ucir_op op;
     int rc;
-    while ((rc = tk_ucir_next(r, &op, err)) > 0) {
-        st.by_kind[op.kind]++;
-        st.nested += op.depth != 0;
-        switch (op.kind) {
-        case TK_UCIR_FRAME:
-            if (op.op_count > st.max_frame_ops)
-                st.max_frame_ops = op.op_count;
-            break;
-        case TK_UCIR_MEM_READ: st.read_bytes = add_sat(st.read_bytes, op.size); break;
-        case TK_UCIR_MEM_WRITE: st.written_bytes = add_sat(st.written_bytes, op.size); break;
-        case TK_UCIR_MEM_MAP: st.mapped_bytes = add_sat(st.mapped_bytes, op.size); break;
-        case TK_UCIR_EXIT: st.exits++; break;
-        default: break;
-        }
-    }
+    while ((rc = tk_ucir_next(r, &op, err)) > 0)
+        tk_ucir_stats_add(&st, &op);
     if (rc == 0)
         emit(s, in, r, &st);
     tk_ucir_reader_free(r);

@@ -1,7 +1,7 @@
 /* UCIR on Perfetto: the counters. Instructions per code region (the
- * mapped regions, followed as spans through maps and unmaps, each MEM_MAP
- * a region) and bytes written, summed over windows of instructions and
- * written at each window's end. */
+ * mapped regions, each MEM_MAP a region, followed through maps and unmaps
+ * by ucir/regions.c) and bytes written, summed over windows of
+ * instructions and written at each window's end. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ void tk_ucir_pf_code_init(tk_ucir_pf_code *c, tk_perfetto_seq *seq, uint64_t win
 
 void tk_ucir_pf_code_free(tk_ucir_pf_code *c)
 {
-    free(c->spans);
+    tk_ucir_regions_free(&c->regions);
     free(c->ctrs);
     memset(c, 0, sizeof *c);
 }
@@ -31,125 +31,20 @@ static tk_status oom(tk_error *err)
     return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
 }
 
-/* The first span ending after addr. */
-static size_t first_after(const tk_ucir_pf_code *c, uint64_t addr)
-{
-    size_t lo = 0, hi = c->nspans;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->spans[mid].hi <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static int grow_spans(tk_ucir_pf_code *c)
-{
-    if (c->nspans < c->spans_cap)
-        return 0;
-    size_t cap = c->spans_cap ? c->spans_cap * 2 : 16;
-    tk_ucir_pf_span *s = realloc(c->spans, cap * sizeof *s);
-    if (!s)
-        return -1;
-    c->spans = s;
-    c->spans_cap = cap;
-    return 0;
-}
-
-/* Take [lo, hi) out of the spans (trimming or splitting the ones it
- * overlaps). -1: out of memory for a split. */
-static int cut(tk_ucir_pf_code *c, uint64_t lo, uint64_t hi)
-{
-    size_t i = first_after(c, lo);
-    c->hint = 0;
-    if (i < c->nspans && c->spans[i].lo < lo) {
-        tk_ucir_pf_span *s = &c->spans[i];
-        if (s->hi > hi) { /* [lo, hi) is inside: split */
-            if (c->nspans >= TK_UCIR_PF_MAX_SPANS) {
-                s->hi = lo; /* no room: the right part is forgotten */
-                return 0;
-            }
-            if (grow_spans(c) != 0)
-                return -1;
-            s = &c->spans[i];
-            memmove(s + 2, s + 1, (c->nspans - i - 1) * sizeof *s);
-            s[1] = s[0];
-            s[1].lo = hi;
-            s->hi = lo;
-            c->nspans++;
-            return 0;
-        }
-        s->hi = lo;
-        i++;
-    }
-    size_t j = i;
-    while (j < c->nspans && c->spans[j].hi <= hi)
-        j++;
-    if (j < c->nspans && c->spans[j].lo < hi)
-        c->spans[j].lo = hi;
-    if (j > i) {
-        memmove(c->spans + i, c->spans + j, (c->nspans - j) * sizeof *c->spans);
-        c->nspans -= j - i;
-    }
-    return 0;
-}
-
-static uint64_t end_of(uint64_t addr, uint64_t size)
-{
-    return addr + size < addr ? UINT64_MAX : addr + size;
-}
-
 tk_status tk_ucir_pf_code_map(tk_ucir_pf_code *c, uint64_t addr, uint64_t size, uint8_t prot,
                               const char *label, size_t label_len, tk_error *err)
 {
-    uint64_t hi = end_of(addr, size);
-    if (hi == addr)
-        return TK_OK;
-    if (cut(c, addr, hi) != 0)
-        return oom(err);
-    if (c->nspans >= TK_UCIR_PF_MAX_SPANS)
-        return TK_OK;
-    if (grow_spans(c) != 0)
-        return oom(err);
-    size_t i = first_after(c, addr);
-    tk_ucir_pf_span *s = &c->spans[i];
-    memmove(s + 1, s, (c->nspans - i) * sizeof *s);
-    c->nspans++;
-    memset(s, 0, sizeof *s);
-    s->lo = addr;
-    s->hi = hi;
-    s->map_addr = addr;
-    s->map_size = size;
-    s->prot = prot;
-    if (label_len >= sizeof s->label)
-        label_len = sizeof s->label - 1;
-    memcpy(s->label, label, label_len);
-    return TK_OK;
+    return tk_ucir_regions_map(&c->regions, addr, size, prot, label, label_len, err);
 }
 
 tk_status tk_ucir_pf_code_unmap(tk_ucir_pf_code *c, uint64_t addr, uint64_t size, tk_error *err)
 {
-    uint64_t hi = end_of(addr, size);
-    return hi > addr && cut(c, addr, hi) != 0 ? oom(err) : TK_OK;
-}
-
-/* The span holding pc, NULL: none. */
-static tk_ucir_pf_span *find(tk_ucir_pf_code *c, uint64_t pc)
-{
-    if (c->hint < c->nspans && c->spans[c->hint].lo <= pc && pc < c->spans[c->hint].hi)
-        return &c->spans[c->hint];
-    size_t i = first_after(c, pc);
-    if (i == c->nspans || c->spans[i].lo > pc)
-        return NULL;
-    c->hint = i;
-    return &c->spans[i];
+    return tk_ucir_regions_unmap(&c->regions, addr, size, err);
 }
 
 /* The counter of span s's region, made when it has none (the regions'
  * own up to TK_UCIR_PF_MAX_REGIONS, then "other regions"). -1: OOM. */
-static int64_t region_ctr(tk_ucir_pf_code *c, const tk_ucir_pf_span *s)
+static int64_t region_ctr(tk_ucir_pf_code *c, const tk_ucir_span *s)
 {
     for (size_t i = CTR_REGIONS; i < c->nctrs; i++)
         if (c->ctrs[i].map_addr == s->map_addr && c->ctrs[i].map_size == s->map_size)
@@ -173,7 +68,7 @@ static int64_t region_ctr(tk_ucir_pf_code *c, const tk_ucir_pf_span *s)
 }
 
 /* Declare counter i before its first value; the name says its region. */
-static tk_status declare(tk_ucir_pf_code *c, size_t i, const tk_ucir_pf_span *s, tk_error *err)
+static tk_status declare(tk_ucir_pf_code *c, size_t i, const tk_ucir_span *s, tk_error *err)
 {
     char name[128], unit[64];
     tk_ucir_pf_ctr *k = &c->ctrs[i];
@@ -183,7 +78,7 @@ static tk_status declare(tk_ucir_pf_code *c, size_t i, const tk_ucir_pf_span *s,
         snprintf(name, sizeof name, "instructions: other regions");
     else
         snprintf(name, sizeof name, "instructions: 0x%" PRIx64 "-0x%" PRIx64 " %s%s%s",
-                 s->map_addr, end_of(s->map_addr, s->map_size), ucir_prot_text(s->prot, unit),
+                 s->map_addr, tk_ucir_region_end(s->map_addr, s->map_size), ucir_prot_text(s->prot, unit),
                  s->label[0] ? " " : "", s->label);
     snprintf(unit, sizeof unit, "instructions per %" PRIu64 " instructions", c->window);
     k->declared = 1;
@@ -207,16 +102,16 @@ tk_status tk_ucir_pf_code_count(tk_ucir_pf_code *c, int known, uint64_t pc, tk_e
 {
     if (!c->ctrs && init_ctrs(c) != 0)
         return oom(err);
-    tk_ucir_pf_span *s = known ? find(c, pc) : NULL;
+    tk_ucir_span *s = known ? tk_ucir_regions_find(&c->regions, pc) : NULL;
     int64_t i = CTR_UNKNOWN;
     if (s) {
-        if (!s->ctr) {
+        if (!s->id) {
             int64_t k = region_ctr(c, s);
             if (k < 0)
                 return oom(err);
-            s->ctr = (uint32_t)k + 1;
+            s->id = (uint32_t)k + 1;
         }
-        i = (int64_t)s->ctr - 1;
+        i = (int64_t)s->id - 1;
     }
     tk_ucir_pf_ctr *k = &c->ctrs[i];
     if (!k->declared && declare(c, (size_t)i, s, err) != TK_OK)

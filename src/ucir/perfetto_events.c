@@ -67,9 +67,9 @@ static uint64_t syscall_id(tk_ucir_pf_events *e, uint32_t num, tk_error *err)
     return id;
 }
 
-/* A failed syscall's errno: Linux returns -4095..-1 in the register,
- * which is 32 bits wide outside the 64-bit modes. */
-static int errno_of(const tk_ucir_header *h, uint64_t ret, int64_t *eno)
+/* Linux returns -4095..-1 in the register, which is 32 bits wide outside
+ * the 64-bit modes. */
+int tk_ucir_syscall_errno(const tk_ucir_header *h, uint64_t ret, int64_t *eno)
 {
     int wide = h->arch == TK_UCIR_ARCH_ARM64 || (h->mode & TK_UCIR_MODE_64);
     int64_t v = wide ? (int64_t)ret : (int64_t)(int32_t)(uint32_t)ret;
@@ -115,7 +115,7 @@ tk_status tk_ucir_pf_syscall(tk_ucir_pf_events *e, uint64_t ts, const tk_ucir_op
     if (op->argc > SHOWN_ARGS)
         a[n++] = arg(d->more_args, TK_PERFETTO_ARG_UINT, op->argc - SHOWN_ARGS);
     a[n++] = arg(d->ret, TK_PERFETTO_ARG_HEX, op->ret);
-    if (errno_of(e->h, op->ret, &eno))
+    if (tk_ucir_syscall_errno(e->h, op->ret, &eno))
         a[n++] = arg(d->err_no, TK_PERFETTO_ARG_INT, (uint64_t)eno);
     if (pc_known)
         a[n++] = arg(d->pc, TK_PERFETTO_ARG_HEX, pc);

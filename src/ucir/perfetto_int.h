@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "export/perfetto/perfetto.h"
+#include "ucir/regions.h"
 #include "ucir/ucir_int.h"
 
 /* Track uuids; the code regions' counters follow TK_UCIR_PF_CODE0. */
@@ -24,20 +25,7 @@ enum {
 /* Regions with a counter track of their own; instructions in further
  * regions share one "other regions" track. */
 #define TK_UCIR_PF_MAX_REGIONS 1024u
-/* Live mapped spans followed; maps beyond are not (their instructions
- * count as "unknown address"), so memory stays bounded. */
-#define TK_UCIR_PF_MAX_SPANS 65536u
 #define TK_UCIR_PF_DEFAULT_WINDOW 10000u
-
-/* A mapped span [lo, hi) and the MEM_MAP it comes from (a later map over
- * part of it, or an unmap, splits or trims it; the region stays). */
-typedef struct tk_ucir_pf_span {
-    uint64_t lo, hi;
-    uint64_t map_addr, map_size;
-    uint32_t ctr;          /* its counter's index + 1; 0: not looked up */
-    uint8_t prot;
-    char label[39];        /* .uc: the map's file (base name) or desc */
-} tk_ucir_pf_span;
 
 /* One counter track and its current window. */
 typedef struct tk_ucir_pf_ctr {
@@ -51,8 +39,7 @@ typedef struct tk_ucir_pf_ctr {
 typedef struct tk_ucir_pf_code {
     tk_perfetto_seq *seq;
     uint64_t window;             /* instructions per window */
-    tk_ucir_pf_span *spans;      /* sorted by address, disjoint */
-    size_t nspans, spans_cap, hint;
+    tk_ucir_regions regions;     /* span ids: their counter's index + 1 */
     tk_ucir_pf_ctr *ctrs;        /* [0] unknown address, [1] other regions */
     size_t nctrs, ctrs_cap;
     tk_ucir_pf_ctr written;
@@ -109,6 +96,9 @@ tk_status tk_ucir_pf_mem(tk_ucir_pf_events *e, uint64_t ts, const tk_ucir_op *op
 /* The Linux name of syscall `num` on the header's architecture (x86_64,
  * x86, arm64), NULL when it is not known. */
 const char *tk_ucir_syscall_name(const tk_ucir_header *h, uint32_t num);
+/* A failed syscall's errno from its return value: 1 and *eno, or 0 when
+ * `ret` is no error (perfetto_events.c). */
+int tk_ucir_syscall_errno(const tk_ucir_header *h, uint64_t ret, int64_t *eno);
 
 /* The label of a .uc map: its file's base name, else its desc. */
 const char *tk_ucir_pf_map_label(const tk_ucir_op *op, size_t *len);

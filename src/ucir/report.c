@@ -1,29 +1,30 @@
 /* `tracekit report` for Usercorn traces: a full replay, then the facts a
  * reader wants first: architecture, counts, code coverage, syscalls by
- * number, the final memory map and registers. */
+ * number, the final memory map and registers. The pass is shared with
+ * the HTML report (report_int.h), which hooks into it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/select.h"
-#include "ucir/replay/replay_int.h"
-#include "ucir/ucir_int.h"
+#include "ucir/report_int.h"
 
-typedef struct report {
-    tk_map pcs;          /* unique instruction addresses (set) */
-    tk_map syscalls;     /* number -> count */
-    uint64_t kinds[TK_UCIR_KIND_COUNT];
-} report;
+typedef tk_ucir_rep report;
+
+const char *tk_ucir_rep_arch(const tk_ucir_header *h)
+{
+    const char *arch = tk_ucir_arch_name(h->arch);
+    return h->arch_name[0] ? h->arch_name : arch ? arch : "unknown";
+}
 
 static void put_summary(tk_sink *s, tk_input *in, const tk_ucir_header *h,
                         tk_ucir_replay *rp, const report *rep)
 {
     tk_ucir_replay_info info;
     tk_ucir_replay_info_get(rp, &info);
-    const char *arch = tk_ucir_arch_name(h->arch);
     tk_sink_object_begin(s, NULL);
     tk_sink_cstr(s, "file", tk_input_name(in), 0);
     tk_sink_cstr(s, "format", h->variant == TK_UCIR_SPEC ? "ucir" : "usercorn", 0);
-    tk_sink_cstr(s, "arch", h->arch_name[0] ? h->arch_name : arch ? arch : "unknown", 0);
+    tk_sink_cstr(s, "arch", tk_ucir_rep_arch(h), 0);
     tk_sink_cstr(s, "os", h->os, 0);
     tk_sink_u64(s, "instructions", info.instructions, 0);
     tk_sink_u64(s, "records", info.records, 0);
@@ -76,7 +77,8 @@ static void put_summary(tk_sink *s, tk_input *in, const tk_ucir_header *h,
     tk_sink_object_end(s);
 }
 
-static int count(report *rep, tk_ucir_replay *rp, const tk_ucir_op *op, int boundary)
+/* Count a record in; placed: it fixed the instruction's address. */
+static int count(report *rep, tk_ucir_replay *rp, const tk_ucir_op *op, int placed)
 {
     rep->kinds[op->kind]++;
     if (op->kind == TK_UCIR_SYSCALL) {
@@ -85,49 +87,72 @@ static int count(report *rep, tk_ucir_replay *rp, const tk_ucir_op *op, int boun
             return -1;
         ++*c;
     }
-    if (boundary && rp->pc_known && !tk_map_u64(&rep->pcs, rp->pc))
+    if (!placed || !rp->pc_known)
+        return 0;
+    tk_ucir_rep_pc *pc = tk_map_u64(&rep->pcs, rp->pc);
+    if (!pc)
         return -1;
+    pc->count++;
+    if (op->kind == TK_UCIR_EXEC_ABS || op->kind == TK_UCIR_EXEC_REL)
+        pc->size = op->size;
     return 0;
 }
 
-tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+void tk_ucir_rep_free(tk_ucir_rep *rep)
 {
+    tk_map_free(&rep->pcs);
+    tk_map_free(&rep->syscalls);
+    tk_ucir_replay_free(rep->rp);
+    tk_ucir_reader_free(rep->r);
+    memset(rep, 0, sizeof *rep);
+}
+
+static tk_status replay_all(tk_ucir_rep *rep, tk_ucir_rep_hook hook, void *ctx, tk_error *err)
+{
+    tk_ucir_op op;
+    tk_ucir_pos pos;
+    int rc;
+    while ((rc = tk_ucir_next(rep->r, &op, err)) > 0) {
+        tk_ucir_reader_pos(rep->r, &pos);
+        int starts = tk_ucir_replay_starts_instruction(rep->rp, &op);
+        int applied = tk_ucir_replay_apply(rep->rp, &op, &pos, err);
+        if (applied < 0)
+            return err->status;
+        int placed = rp_placed(rep->rp, &op, starts);
+        if (count(rep, rep->rp, &op, placed) != 0)
+            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+        if (hook && hook(ctx, rep, &op, &pos, applied, placed, err) != TK_OK)
+            return err->status;
+    }
+    return rc < 0 ? err->status : TK_OK;
+}
+
+tk_status tk_ucir_rep_run(tk_ucir_rep *rep, tk_input *in, const tk_options *o,
+                          tk_ucir_rep_hook hook, void *ctx, tk_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    tk_map_init(&rep->pcs, sizeof(tk_ucir_rep_pc));
+    tk_map_init(&rep->syscalls, sizeof(uint64_t));
     const char *sel = tk_sel_option_given(o); /* the final state is the whole replay's */
     if (sel)
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                             "UCIR's report summarises the whole replay: %s does not apply "
                             "(dump, info and convert select)",
                             sel);
-    tk_ucir_reader *r = tk_ucir_cmd_open(in, o, err);
-    if (!r)
+    if (!(rep->r = tk_ucir_cmd_open(in, o, err)))
         return err->status;
-    const tk_ucir_header *h = tk_ucir_reader_header(r);
-    tk_ucir_replay *rp = tk_ucir_replay_new(h, err);
-    report rep;
-    memset(&rep, 0, sizeof rep);
-    tk_map_init(&rep.pcs, 1);
-    tk_map_init(&rep.syscalls, sizeof(uint64_t));
-    tk_status st = rp ? TK_OK : err->status;
-    tk_ucir_op op;
-    tk_ucir_pos pos;
-    int rc = 0;
-    while (st == TK_OK && (rc = tk_ucir_next(r, &op, err)) > 0) {
-        tk_ucir_reader_pos(r, &pos);
-        int starts = tk_ucir_replay_starts_instruction(rp, &op);
-        if (tk_ucir_replay_apply(rp, &op, &pos, err) < 0) {
-            st = err->status;
-            break;
-        }
-        if (count(&rep, rp, &op, rp_placed(rp, &op, starts)) != 0)
-            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    }
-    if (st == TK_OK && rc < 0)
-        st = err->status;
+    rep->h = tk_ucir_reader_header(rep->r);
+    if (!(rep->rp = tk_ucir_replay_new(rep->h, err)))
+        return err->status;
+    return replay_all(rep, hook, ctx, err);
+}
+
+tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
+{
+    tk_ucir_rep rep;
+    tk_status st = tk_ucir_rep_run(&rep, in, o, NULL, NULL, err);
     if (st == TK_OK)
-        put_summary(s, in, h, rp, &rep);
-    tk_map_free(&rep.pcs);
-    tk_map_free(&rep.syscalls);
-    tk_ucir_replay_free(rp);
-    tk_ucir_reader_free(r);
+        put_summary(s, in, rep.h, rep.rp, &rep);
+    tk_ucir_rep_free(&rep);
     return st;
 }

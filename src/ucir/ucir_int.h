@@ -137,8 +137,18 @@ tk_ucir_reader *ucir_cmd_open_selected(tk_input *in, const tk_options *o, unsign
 
 /* ---- commands (commands.c, info.c) */
 tk_status tk_ucir_info_cmd(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* info's counts, which any pass over the records may keep (info.c). */
+typedef struct tk_ucir_stats {
+    uint64_t by_kind[TK_UCIR_KIND_COUNT];
+    uint64_t nested, read_bytes, written_bytes, mapped_bytes;
+    uint64_t max_frame_ops;
+    uint64_t exits;
+} tk_ucir_stats;
+void tk_ucir_stats_add(tk_ucir_stats *st, const tk_ucir_op *op);
 /* `tracekit report`: a replay's summary (report.c). */
 tk_status tk_ucir_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* `report --html`: the summary and the page's analyses as one page (html.c). */
+tk_status tk_ucir_report_html(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 /* Reader options from the command options (threads, max-frame). */
 tk_status tk_ucir_cmd_options(const tk_options *o, tk_ucir_reader_options *ro, tk_error *err);
 /* A reader with the command options. */
@@ -163,5 +173,11 @@ typedef enum ucir_warning {
 } ucir_warning;
 const char *ucir_warning_code(ucir_warning w);
 const char *ucir_warning_message(ucir_warning w);
+
+
+/* convert --to parquet: the format's tables into `dir`
+ * (src/export/parquet/tables.h; docs/formats/ucir.md lists them). */
+tk_status tk_ucir_parquet(tk_input *in, const tk_options *o, const char *source, const char *dir,
+                        tk_error *err);
 
 #endif

@@ -297,7 +297,7 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
 /* ------------------------------------------------------------- convert */
 
 static const char *const xr_targets[] = {"xray-basic", "xray-fdr", "jsonl", "chrome",
-                                         "perfetto", "folded", "yaml", NULL};
+                                         "perfetto", "folded", "yaml", "parquet", NULL};
 
 /* Folded stacks (self time, threads merged) for flame graph tools. */
 static tk_status write_folded(tk_xray_reader *r, FILE *out, tk_xray_map *map,
@@ -453,6 +453,16 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
     return st;
 }
 
+/* The shared Parquet tables (src/xray/parquet.c). */
+static const char *const dir_targets[] = {"parquet", NULL};
+
+static tk_status convert_dir(tk_input *in, const tk_options *o, const char *target,
+                             const char *source, const char *dir, tk_error *err)
+{
+    (void)target; /* "parquet", the only one */
+    return tk_xray_parquet(in, o, source, dir, err);
+}
+
 const struct tk_format tk_fmt_xray = {
     .name = "xray",
     .description = "LLVM XRay function trace (basic mode v1-3, FDR v1-5)",
@@ -462,6 +472,9 @@ const struct tk_format tk_fmt_xray = {
     .validate = tk_xr_validate,
     .convert = xr_convert,
     .report = tk_xr_report,
+    .report_html = tk_xr_report_html,
+    .convert_dir = convert_dir,
+    .dir_targets = dir_targets,
     .targets = xr_targets,
     .options = (const char *const[]){"instr-map", "demangle", "records", "sort", "memory-limit",
                                      "symbolize", "xray-version", "thread", "range", "func",

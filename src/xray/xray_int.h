@@ -172,7 +172,15 @@ tk_status tk_xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                          uint64_t *nwarnings, tk_error *err);
 tk_status tk_xr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
 tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+/* report --html (html.c): the report as one page (src/export/html/). */
+tk_status tk_xr_report_html(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 /* convert --to perfetto (perfetto.c): Perfetto's native trace on `out`. */
 tk_status tk_xray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
+
+
+/* convert --to parquet: the format's tables into `dir`
+ * (src/export/parquet/tables.h; docs/formats/xray.md lists them). */
+tk_status tk_xray_parquet(tk_input *in, const tk_options *o, const char *source, const char *dir,
+                        tk_error *err);
 
 #endif

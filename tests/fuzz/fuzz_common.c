@@ -470,6 +470,8 @@ void tkf_run_commands(const char *format, const uint8_t *data, size_t size,
 
     /* convert to every target; an unknown target is a usage error */
     for (const char *const *t = tk_format_targets(f); t && *t; t++) {
+        if (tk_format_target_is_dir(f, *t))
+            continue; /* parquet writes files: its tests feed it bad traces */
         tkf_memfile m;
         tk_status st = tkf_convert(format, data, size, kv, *t, &m);
         check_status("convert", st, NULL, ex->valid, size);

@@ -189,7 +189,10 @@ static void test_convert_and_registry(void **state)
     assert_string_equal(t[0], "cacheray");
     assert_string_equal(t[1], "jsonl");
     assert_string_equal(t[2], "perfetto");
-    assert_null(t[3]);
+    assert_string_equal(t[3], "parquet");
+    assert_null(t[4]);
+    assert_true(tk_format_target_is_dir(cacheray(), "parquet"));
+    assert_false(tk_format_target_is_dir(cacheray(), "jsonl"));
 
     tk_error err;
     tk_input *in = tk_input_from_memory(trace.p, trace.len, "t", &err);

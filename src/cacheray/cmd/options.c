@@ -45,19 +45,26 @@ const tk_option tk_cacheray_command_options[] = {
      .help = "--to perfetto: simulate the caches (cachesim's default hierarchy, or "
              "--level/--config) and add each level's misses and miss rate per window"},
     {.name = "level", .letter = 'l', .value = "NAME:SIZE:WAYS:LINE[:POLICY]",
-     .parse = parse_level, .flags = TK_OPTION_REPEAT, .commands = "convert",
+     .parse = parse_level, .flags = TK_OPTION_REPEAT, .commands = "convert report",
      .targets = "perfetto",
-     .help = "--to perfetto: a simulated level, as cachesim's -l (repeat, L1 first; "
-             "implies --cachesim)"},
-    {.name = "config", .value = "FILE", .commands = "convert", .targets = "perfetto",
-     .help = "--to perfetto: simulated levels from a JSON file, as cachesim's --config "
-             "(implies --cachesim)"},
+     .help = "a simulated level, as cachesim's -l (repeat, L1 first): the hierarchy report "
+             "simulates, or perfetto's counters simulate (the simulation implied)"},
+    {.name = "config", .value = "FILE", .commands = "convert report", .targets = "perfetto",
+     .help = "simulated levels from a JSON file, as cachesim's config: the hierarchy "
+             "report simulates, or perfetto's counters simulate (the simulation implied)"},
+    {.name = "debug-info", .letter = 'g', .value = "BIN", .commands = "report",
+     .help = "per-field tables from the struct layouts in BIN (ELF with DWARF, or "
+             "dwarf2json .json), as cachesim's -g"},
     {0}};
 
 const struct tk_format_help tk_cacheray_help[] = {
     {"report", NULL,
-     "a one-level cache simulation (cachesim's defaults): accesses, misses by kind, per "
-     "type and per thread; of the selection, if there is one"},
+     "a cache simulation (cachesim's default hierarchy, or -l/--config; per field with -g): "
+     "accesses, misses by kind, per type and per thread, falsely shared lines; of the "
+     "selection, if there is one. --html: per-level hits and misses (compulsory, capacity, "
+     "conflict), the miss rate over the trace, per-type and per-field tables with heat "
+     "colouring, falsely shared lines, and the reuse-distance histogram with the LRU "
+     "miss-ratio curve it implies (the levels marked)"},
     {"convert", "cacheray", "Cacheray binary (with --out-endian to switch byte order)"},
     {"convert", "jsonl", tk_fmt_jsonl_help},
     {"convert", "perfetto",
@@ -65,4 +72,12 @@ const struct tk_format_help tk_cacheray_help[] = {
      "each RTTA region a slice from its rtta_add to its rtta_remove (or the end) on a lane "
      "of its type's track under \"regions\"; each thread's reads and writes per --window "
      "records; with --cachesim (or -l, --config) each level's misses and miss rate per window"},
+    {"convert", "parquet",
+     "tables accesses, regions in DIR (docs/formats/cacheray.md, \"Parquet tables\"): an "
+     "accesses row per read or write (index, kind, atomic, unaligned, addr, size, thread, and "
+     "the live RTTA region's type_name and region_offset, null outside every region); a "
+     "regions row per rtta_add when its region ends (type_name, addr, elem_size, elem_count, "
+     "bytes, thread, first_index, last_index, ended_by: remove, overlap or trace_end, as the "
+     "perfetto slices end); with a selection the RTTA records outside it still type the "
+     "accesses, as in cachesim"},
     {NULL, NULL, NULL}};

@@ -1,7 +1,7 @@
 /* The simulator's results as one document: JSON with nested arrays, or
  * human text where counts per level become columns named after the
- * levels. Also `tracekit report` for Cacheray: the default hierarchy with
- * the per-type table first. */
+ * levels. Also `tracekit report` for Cacheray: the default hierarchy (or
+ * -l, --config; -g for per-field tables) with the per-type table first. */
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -333,12 +333,35 @@ tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *sink, const char *file, siz
 /* Lines of the false-sharing table in `tracekit report`. */
 #define REPORT_TOP 20
 
+tk_status tk_cacheray_report_config(const tk_options *o, tk_cachesim_config *cfg,
+                                   tk_error *err)
+{
+    const char *config = tk_options_get(o, "config");
+    int levels = tk_options_get(o, "level") != NULL;
+    tk_cachesim_config_init(cfg);
+    if (config && levels)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "--config and --level do not mix");
+    if (config && tk_cachesim_config_load(cfg, config, err) != TK_OK) {
+        tk_error_set_file(err, config); /* the message is about it, not the trace */
+        return err->status;
+    }
+    for (size_t i = 0; i < tk_options_count(o); i++)
+        if (strcmp(tk_options_key(o, i), "level") == 0 &&
+            tk_cachesim_config_add_level(cfg, tk_options_value(o, i), err) != TK_OK)
+            return err->status;
+    if (!config && !levels)
+        tk_cachesim_config_default(cfg);
+    cfg->debug_info = tk_options_get(o, "debug-info");
+    return TK_OK;
+}
+
 tk_status tk_cacheray_sim_report(tk_input *in, const tk_options *o, tk_sink *out_sink,
                            tk_error *err)
 {
     tk_cachesim_config cfg;
-    tk_cachesim_config_init(&cfg);
-    tk_cachesim_config_default(&cfg);
+    if (tk_cacheray_report_config(o, &cfg, err) != TK_OK)
+        return err->status;
     tk_cacheray_reader *probe = tk_cacheray_open(in, o, 0, err); /* honours --endian */
     if (!probe)
         return err->status;

@@ -15,17 +15,17 @@ const tk_option tk_casemate_command_options[] = {
     {.name = "addr", .value = "LIST", .parse = tk_opt_select, .commands = SELECTING,
      .help = "only the records naming a location in LO-HI (HI excluded), ADDR+LEN or ADDR "
              "(a comma list)"},
-    /* bbm's checker options, for the violations track of --to perfetto */
-    {.name = "racy", .commands = "convert", .targets = "perfetto",
-     .help = "violations track: no lock, ownership or write-authorisation checks (bbm -R)"},
-    {.name = "ignore-uninit", .commands = "convert", .targets = "perfetto",
-     .help = "violations track: skip writes to uninitialised memory and unlocks of locks "
+    /* bbm's checker options, for the violations of --to perfetto and parquet */
+    {.name = "racy", .commands = "convert", .targets = "perfetto parquet",
+     .help = "violations: no lock, ownership or write-authorisation checks (bbm -R)"},
+    {.name = "ignore-uninit", .commands = "convert", .targets = "perfetto parquet",
+     .help = "violations: skip writes to uninitialised memory and unlocks of locks "
              "nobody holds (bbm -I)"},
-    {.name = "no-sysreg-defaults", .commands = "convert", .targets = "perfetto",
-     .help = "violations track: threads start without casemate-check's default system "
+    {.name = "no-sysreg-defaults", .commands = "convert", .targets = "perfetto parquet",
+     .help = "violations: threads start without casemate-check's default system "
              "registers (bbm -S)"},
-    {.name = "promote-tlbi-by-id", .commands = "convert", .targets = "perfetto",
-     .help = "violations track: TLBIs by VMID act as TLBI ALL (bbm --promote-tlbi-by-id)"},
+    {.name = "promote-tlbi-by-id", .commands = "convert", .targets = "perfetto parquet",
+     .help = "violations: TLBIs by VMID act as TLBI ALL (bbm --promote-tlbi-by-id)"},
     {0}};
 
 const struct tk_format_help tk_casemate_help[] = {
@@ -41,4 +41,10 @@ const struct tk_format_help tk_casemate_help[] = {
      "operands as annotations, a lock held from lock to unlock a slice, and a 'violations' "
      "track with bbm's verdict (with bbm's --racy, --ignore-uninit, --no-sysreg-defaults, "
      "--promote-tlbi-by-id); time is the record index, 1 ns per record"},
+    {"convert", "parquet",
+     "tables events, violations in DIR (docs/formats/casemate.md, \"Parquet tables\"): "
+     "events holds the selected records, a column per dump --json field (null where the kind "
+     "has none); violations bbm's verdict over the whole log (its code, message, record, line, "
+     "id, thread, related ids and entries; not_checked where the model gives up), with bbm's "
+     "--racy, --ignore-uninit, --no-sysreg-defaults, --promote-tlbi-by-id"},
     {NULL, NULL, NULL}};

@@ -100,6 +100,7 @@ static pq_col *col_for(tk_pq_writer *w, size_t col)
                    (unsigned long long)w->rows);
         return NULL;
     }
+    w->row_puts++;
     return c;
 }
 
@@ -244,7 +245,7 @@ void tk_pq_put_bytes(tk_pq_writer *w, size_t col, const void *p, size_t n)
         uint32_t idx = (uint32_t)i;
         tk_pq_buf_put(&c->vals, &idx, 4);
         if (c->dict.plain.len > w->dict_bytes)
-            c->dict_full = 1; /* this page ends with the row */
+            c->dict_full = w->dict_full = 1; /* this page ends with the row */
     } else {
         tk_pq_buf_le32(&c->vals, (uint32_t)n);
         tk_pq_buf_put(&c->vals, p, n);

@@ -17,6 +17,7 @@ void tk_pq_dict_reset(tk_pq_dict *d)
     d->plain.len = 0;
     d->plain.oom = 0;
     d->n = 0;
+    d->last = 0;
     if (d->slots)
         memset(d->slots, 0, (size_t)d->nslots * sizeof *d->slots);
 }
@@ -72,7 +73,22 @@ static int grow_entries(tk_pq_dict *d)
     return 0;
 }
 
+static int64_t dict_find_or_add(tk_pq_dict *d, const void *p, size_t n);
+
 int64_t tk_pq_dict_add(tk_pq_dict *d, const void *p, size_t n)
+{
+    if (d->last) { /* runs of one value (trace_id, a record kind): no hashing */
+        size_t len;
+        const uint8_t *e = tk_pq_dict_entry(d, d->last - 1, &len);
+        if (len == n && memcmp(e, p, n) == 0)
+            return d->last - 1;
+    }
+    int64_t i = dict_find_or_add(d, p, n);
+    d->last = i >= 0 ? (uint32_t)i + 1 : 0;
+    return i;
+}
+
+static int64_t dict_find_or_add(tk_pq_dict *d, const void *p, size_t n)
 {
     uint32_t h = hash(p, n);
     uint32_t k = 0;

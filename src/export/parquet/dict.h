@@ -17,6 +17,7 @@ typedef struct tk_pq_dict {
     uint32_t n, cap;   /* entries */
     uint32_t *slots;   /* entry index + 1; 0 empty */
     uint32_t nslots;   /* power of two */
+    uint32_t last;     /* entry index + 1 of the last lookup; 0 none */
 } tk_pq_dict;
 
 void tk_pq_dict_free(tk_pq_dict *d);

@@ -5,6 +5,6 @@ list(APPEND TK_EXPORT_SOURCES
   src/export/parquet/writer.c src/export/parquet/column.c src/export/parquet/page.c
   src/export/parquet/stats.c src/export/parquet/footer.c src/export/parquet/thrift_compact.c
   src/export/parquet/rle.c src/export/parquet/delta.c src/export/parquet/dict.c
-  src/export/parquet/compress.c)
+  src/export/parquet/compress.c src/export/parquet/tables.c)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 list(APPEND TK_EXPORT_LIBS PkgConfig::ZSTD)

@@ -114,6 +114,8 @@ struct tk_pq_writer {
     size_t nkv;
     uint64_t rows;        /* rows ended, all row groups */
     uint64_t rg_rows;     /* rows ended in the current row group */
+    size_t row_puts;      /* values (nulls too) put in the current row */
+    int dict_full;        /* a column's dictionary filled in this row */
     uint64_t rg_bytes;    /* compressed pages held */
     pq_row_group *rgs;
     size_t nrgs, cap_rgs;

@@ -30,7 +30,9 @@ const tk_option tk_ucir_command_options[] = {
 const struct tk_format_help tk_ucir_help[] = {
     {"report", NULL,
      "a replay's summary: architecture, instruction counts, code addresses, operations, "
-     "syscalls, final maps and registers, of the whole trace"},
+     "syscalls, final maps and registers, of the whole trace. --html: the syscall "
+     "timeline, the memory map's changes, the hottest code addresses with their "
+     "disassembly, and instructions and bytes written per mapped region"},
     {"convert", "ucir",
      "Usercorn replay trace, 2016 spec (frames and keyframes kept, recompressed)"},
     {"convert", "jsonl", tk_fmt_jsonl_help},
@@ -44,4 +46,11 @@ const struct tk_format_help tk_ucir_help[] = {
      "as annotations), maps, unmaps and protection changes as instants on \"memory map\", "
      "counters of instructions per mapped region and bytes written per --window "
      "instructions"},
+    {"convert", "parquet",
+     "tables instructions, memory, registers, syscalls, maps in DIR "
+     "(docs/formats/ucir.md, \"Parquet tables\"): a row per instruction (insn, record, pc, "
+     "size, code bytes) and per memory op, register change, syscall (Linux name, "
+     "arg0..arg5, more_args, ret) and map/unmap/protect (.uc: desc, file), each with its "
+     "insn as the replay counts them (the setup's null; later keyframes left out, as the "
+     "replay skips them); the whole trace: --range and --addr are refused, select with SQL"},
     {NULL, NULL, NULL}};

@@ -58,16 +58,18 @@ const tk_option tk_xray_command_options[] = {
      .help = "yaml: memory for sorting (default 64M; K, M, G suffixes); beyond it sorted "
              "runs go to a temporary file in $TMPDIR"},
     {.name = "deduce-sibling-calls", .letter = 'd', .commands = "convert",
-     .targets = "perfetto",
-     .help = "--to perfetto: an exit that matches a deeper call closes the calls above "
-             "it too (for missing tail exits), as account -d counts them"},
+     .targets = "perfetto parquet",
+     .help = "--to perfetto, parquet: an exit that matches a deeper call closes the calls "
+             "above it too (for missing tail exits), as account -d counts them"},
     {0}};
 
 const struct tk_format_help tk_xray_help[] = {
     {"report", NULL,
      "mode, records, threads, functions, time span, records that do not match or are in "
      "their thread's past, and the ten functions taking the most time (count, sum, "
-     "median, 99th percentile, max); of the selection, if there is one"},
+     "median, 99th percentile, max); of the selection, if there is one. --html: the "
+     "call tree as a flame graph (zoom, search), busy time per thread, the account table, "
+     "latency histograms of the top functions and the call graph's hottest edges"},
     {"convert", NULL,
      "llvm-xray's spellings work too: -output-format=yaml, -output=OUT, -instr_map=BIN, "
      "-symbolize, -sort=false, -demangle=false, ..."},
@@ -83,6 +85,14 @@ const struct tk_format_help tk_xray_help[] = {
      "close at their thread's last record), logged arguments as arg0, arg1, ..., custom "
      "and typed events as instants with their payload in hex; time in ns from the TSC "
      "and the header's cycle frequency"},
+    {"convert", "parquet",
+     "tables calls, records, events in DIR (docs/formats/xray.md, \"Parquet tables\"): a call "
+     "row when the call ends (end order), matched as account matches them (-d as account -d; "
+     "exits that match no open call and records in their thread's past make no call; calls "
+     "open at the end close at their thread's last time, unfinished = true), named by -m "
+     "(else #<id>), with call_id = its entry record's index and parent_call_id; records as "
+     "dump --json shows the logical records; custom and typed events with time_ns; "
+     "times in ns from the TSC and the header's cycle frequency (1 GHz when unknown)"},
     {"convert", "folded", "folded stacks with self time (flamegraph.pl, speedscope)"},
     {"convert", "yaml",
      "llvm-xray's YAML trace, sorted by TSC like llvm-xray convert in bounded memory "

@@ -1,0 +1,163 @@
+/* casemate's HTML report: the threads (records of each, as info --json
+ * lists them) and their events over the log, by record index: a span per
+ * window, darker the more of the window's records are the thread's, with
+ * the violation and the events related to it marked. */
+#include <stdlib.h>
+
+#include "casemate/html_int.h"
+
+/* info --json lists the first 64 threads by id. */
+#define INFO_THREADS 64
+
+typedef struct lane_src {
+    uint64_t tid;
+    const tk_cmh_thread *t;
+} lane_src;
+
+static int by_tid(const void *a, const void *b)
+{
+    uint64_t x = ((const lane_src *)a)->tid, y = ((const lane_src *)b)->tid;
+    return x < y ? -1 : x > y;
+}
+
+/* Every thread, by id. NULL when out of memory. */
+static lane_src *threads_by_id(const tk_cmh *x)
+{
+    lane_src *l = malloc((x->threads.n ? x->threads.n : 1) * sizeof *l);
+    for (size_t i = 0; l && i < x->threads.n; i++)
+        l[i] = (lane_src){x->threads.ukeys[i], tk_map_value(&x->threads, i)};
+    if (l)
+        qsort(l, x->threads.n, sizeof *l, by_tid);
+    return l;
+}
+
+static void table(tk_html *h, const lane_src *l, size_t n)
+{
+    static const tk_html_column cols[4] = {
+        {.label = "thread", .key = "thread", .flags = TK_HTML_COL_KEY},
+        {.label = "records", .key = "records", .flags = TK_HTML_COL_HEAT | TK_HTML_COL_SUM},
+        {.label = "first record"},
+        {.label = "last record"}};
+    tk_html_table_spec spec = {.id = "thread-table", .src = "info.threads", .cols = cols,
+                               .ncols = 4, .max_rows = INFO_THREADS,
+                               .caption = "Records per thread (as info --json)"};
+    tk_html_table_begin(h, &spec);
+    for (size_t i = 0; i < n; i++)
+        tk_html_table_row(h, (tk_html_value[4]){tk_html_u64(l[i].tid),
+                                                tk_html_u64(l[i].t->records),
+                                                tk_html_u64(l[i].t->first),
+                                                tk_html_u64(l[i].t->last)});
+    tk_html_table_end(h);
+}
+
+/* Labels of the marks (the violation, related events, the model giving up). */
+typedef struct mark {
+    uint64_t tid, record;
+    tk_html_tone tone;
+    char label[128];
+} mark;
+
+static size_t marks(const tk_cmh *x, mark *m)
+{
+    size_t n = 0;
+    char code[96];
+    const tk_casemate_violation *v = tk_casemate_check_violation(x->k);
+    for (size_t i = 0; v && i < x->nrelated; i++) {
+        const tk_cmh_event *e = &x->related[i];
+        m[n] = (mark){e->tid, e->record, e->role == TK_CMH_SELF ? TK_HTML_BAD : TK_HTML_WARN, ""};
+        if (e->role == TK_CMH_SELF)
+            snprintf(m[n].label, sizeof m[n].label, "violation %s at record %llu (id %llu)",
+                     tk_cmh_snake(v->code, code, sizeof code), (unsigned long long)e->record,
+                     (unsigned long long)e->id);
+        else
+            snprintf(m[n].label, sizeof m[n].label, "related: %s at record %llu (id %llu)",
+                     e->role == TK_CMH_WRITE ? "the last write to an entry" : "the lock's taker",
+                     (unsigned long long)e->record, (unsigned long long)e->id);
+        n++;
+    }
+    if (x->verdict < 0) {
+        m[n] = (mark){x->at_tid, x->at_record, TK_HTML_WARN, ""};
+        snprintf(m[n].label, sizeof m[n].label, "not checked from record %llu on",
+                 (unsigned long long)x->at_record);
+        n++;
+    }
+    return n;
+}
+
+/* One thread's lane: its windows, then its marks. */
+static size_t lane_events(const tk_cmh *x, const lane_src *l, const mark *m, size_t nm,
+                          tk_html_event *ev, char (*labels)[96])
+{
+    size_t k = 0;
+    for (int w = 0; l->t->win && w < TK_CMH_WINDOWS; w++) {
+        uint64_t a = (uint64_t)w * x->width, b = a + x->width;
+        b = b < x->records ? b : x->records;
+        if (!l->t->win[w] || b <= a)
+            continue;
+        snprintf(labels[k], sizeof labels[k], "records %llu-%llu: %llu of this thread's",
+                 (unsigned long long)a, (unsigned long long)b - 1,
+                 (unsigned long long)l->t->win[w]);
+        ev[k] = (tk_html_event){(double)a, (double)b, (double)l->t->win[w] / (double)(b - a),
+                                TK_HTML_INFO, labels[k]};
+        k++;
+    }
+    for (size_t i = 0; i < nm; i++)
+        if (m[i].tid == l->tid)
+            ev[k++] = (tk_html_event){(double)m[i].record, (double)m[i].record, 1, m[i].tone,
+                                      m[i].label};
+    return k;
+}
+
+static void timeline(tk_html *h, const tk_cmh *x, const lane_src *src, size_t n)
+{
+    mark m[TK_CMH_RELATED + 1];
+    size_t nm = marks(x, m), per = TK_CMH_WINDOWS + nm, nl = 0;
+    /* lanes: the followed threads, and those with a mark */
+    size_t cap = n < TK_CMH_LANES + nm ? n : TK_CMH_LANES + nm;
+    tk_html_lane *lanes = calloc(cap ? cap : 1, sizeof *lanes);
+    tk_html_event *ev = calloc((cap ? cap : 1) * per, sizeof *ev);
+    char (*labels)[96] = calloc((cap ? cap : 1) * TK_CMH_WINDOWS, sizeof *labels);
+    char (*names)[32] = calloc(cap ? cap : 1, sizeof *names);
+    if (!lanes || !ev || !labels || !names) {
+        tk_html_para(h, "The timeline could not be drawn (out of memory).");
+    } else {
+        for (size_t i = 0; i < n && nl < cap; i++) {
+            size_t k = lane_events(x, &src[i], m, nm, ev + nl * per,
+                                   labels + nl * TK_CMH_WINDOWS);
+            if (!k)
+                continue; /* a thread past the followed ones, nothing marked */
+            snprintf(names[nl], sizeof names[nl], "thread %llu", (unsigned long long)src[i].tid);
+            lanes[nl] = (tk_html_lane){names[nl], ev + nl * per, k};
+            nl++;
+        }
+        tk_html_chart c = {.id = "timeline", .title = "Each thread's events over the log",
+                           .caption = "A span per window of records, darker the more of them "
+                                      "are the thread's; the violation in red, the events "
+                                      "related to it in amber.",
+                           .x_label = "record (index in the log)", .y_label = "thread"};
+        tk_html_timeline(h, &c, 0, (double)x->records, lanes, nl);
+        if (x->followed < x->threads.n)
+            tk_html_paraf(h, "Windows are kept for the first %zu threads seen (of %zu).",
+                          x->followed, x->threads.n);
+    }
+    free(lanes);
+    free(ev);
+    free(labels);
+    free(names);
+}
+
+void tk_cmh_timeline(tk_html *h, tk_cmh *x)
+{
+    if (!x->records) {
+        tk_html_para(h, "The log has no records.");
+        return;
+    }
+    lane_src *l = threads_by_id(x);
+    if (!l) {
+        tk_html_para(h, "The threads could not be listed (out of memory).");
+        return;
+    }
+    table(h, l, x->threads.n);
+    timeline(h, x, l, x->threads.n);
+    free(l);
+}
