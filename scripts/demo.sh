@@ -100,6 +100,10 @@ else
     show "cachesim: an L1 cache over the accesses: misses per level, type and thread" \
         "tracekit cachesim -l L1:32K:8:64 examples/cacheray/heap.trace"
 fi
+mkdir -p "$bindir/demo"
+show "report --html: Cacheray's report as a page: misses per level with the 3C split, miss rate over the trace, per-type tables, the miss-ratio curve" \
+    "tracekit report --html -o $bindir/demo/cacheray-report.html examples/cacheray/heap.trace"
+screenshot "$bindir/demo/cacheray-report.html" "$bindir/demo/cacheray-report.png"
 
 section "casemate: page-table updates logged by a hypervisor"
 show "validate: checks that a trace is well-formed; this log is (valid=yes)" \
@@ -110,6 +114,9 @@ show "bbm: well-formed is not correct; replayed on casemate's page-table model, 
     "tracekit bbm examples/casemate/missing-tlbi.log" 1
 show "the same update with its DSB, TLBI, DSB passes (-q: only the verdict)" \
     "tracekit bbm -q examples/casemate/bbm.log"
+show "report --html: the verdict first, the violation with bbm's context, each thread's events, the page tables around the entry" \
+    "tracekit report --html -o $bindir/demo/casemate-report.html examples/casemate/missing-tlbi.log"
+screenshot "$bindir/demo/casemate-report.html" "$bindir/demo/casemate-report.png"
 
 section "Usercorn replay (UCIR): an emulated x86-64 program"
 show "dump: each instruction disassembled, with its register and memory effects: a loop summing four numbers into rax" \
@@ -118,6 +125,9 @@ show "replay --at: the machine after instruction 8: registers, memory map and (-
     "tracekit replay --at 8 --mem 0x401000:32 examples/ucir/hello.ucir"
 show "replay --reg: every change of rax and the instruction that made it (--history ADDR:LEN does memory)" \
     "tracekit replay --reg rax examples/ucir/hello.ucir"
+show "report --html: counts, the syscall timeline, memory map changes, hot code with its disassembly" \
+    "tracekit report --html -o $bindir/demo/ucir-report.html examples/ucir/hello.ucir"
+screenshot "$bindir/demo/ucir-report.html" "$bindir/demo/ucir-report.png"
 
 section "LLVM XRay: function entries and exits"
 if have clang; then
