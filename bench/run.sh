@@ -197,6 +197,23 @@ verdict() {
 
 # --------------------------------------------------------------- cacheray
 
+# report --html of FILE (FORMAT's big bench trace) against the text
+# report of the same file: time, peak RSS and the page's size, which must
+# stay within 5 MB whatever the trace (issue 21). Extra args: options both
+# reports take.
+bench_html() {
+    fmt=$1 file=$2
+    shift 2
+    measure txt "$tk" report "$@" "$file"
+    measure html "$tk" report --html -o "$tmp.html" "$@" "$file"
+    html_bytes=$(file_size "$tmp.html")
+    verdict=PASS
+    [ "$html_bytes" -le 5000000 ] || verdict=MISS
+    echo "$fmt report --html: $(human "$html_bytes") page ($verdict: at most 5 MB), $(printf '%.2f' "$t_html") s and $((rss_html / 1024)) MiB; the text report $(printf '%.2f' "$t_txt") s and $((rss_txt / 1024)) MiB; best of $runs${pin:+, $pin}"
+    [ "$verdict" = PASS ] || [ "${BENCH_STRICT:-0}" != 1 ] || exit 1
+    rm -f "$tmp.html"
+}
+
 bench_cacheray() {
     gen=$build/tk-gen-cacheray
     [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
@@ -238,6 +255,7 @@ bench_cacheray() {
     bench_progress "$full"
     bench_cacheray_perfetto "$full" "$records"
     bench_cacheray_parquet "$full" "$records"
+    bench_html cacheray "$full"
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
     fi
@@ -736,6 +754,7 @@ bench_xray() {
 
     bench_xray_perfetto "$full" "$n_full"
     bench_xray_parquet "$full" "$n_full"
+    bench_html xray "$full"
 
     echo
     [ -n "$llvm" ] || echo "skipped: llvm-xray not found (Debian package llvm-14-tools); no comparison"
@@ -854,6 +873,7 @@ bench_casemate() {
     echo "$line"
     verdicts="$verdicts$line
 "
+    bench_html casemate "$full"
     echo
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half" "$compact"
@@ -956,6 +976,7 @@ bench_ucir() {
         verdicts="$verdicts$line
 "
     done
+    bench_html ucir "$full"
     echo
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$full" "$half"
