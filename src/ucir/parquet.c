@@ -21,8 +21,7 @@ typedef struct pq {
     ucir_clock clk;
     tk_ucir_pq_rows rows;
     tk_ucir_pq_code code;
-    uint64_t pc, last_size, next_pc; /* as the replay follows them */
-    int pc_known, next_pc_known;
+    ucir_pc at; /* the program counter, as the replay follows it */
     /* .uc: an instruction started, its STEP (and size) still to come */
     int pending;
     int64_t pending_insn;
@@ -41,26 +40,26 @@ static int all_known(const uint8_t *known, size_t n)
     return 1;
 }
 
-/* The instruction's bytes at f->pc into buf: 1 when every one is known. */
+/* The instruction's bytes at f->at.pc into buf: 1 when every one is known. */
 static int code_bytes(pq *f, uint64_t size, uint8_t *buf)
 {
     uint8_t known[TK_UCIR_PQ_CODE_MAX];
-    if (!f->pc_known || size == 0 || size > TK_UCIR_PQ_CODE_MAX)
+    if (!f->at.pc_known || size == 0 || size > TK_UCIR_PQ_CODE_MAX)
         return 0;
-    if (f->snapped && f->snap_pc == f->pc && size <= TK_UCIR_PQ_SNAP) {
+    if (f->snapped && f->snap_pc == f->at.pc && size <= TK_UCIR_PQ_SNAP) {
         memcpy(buf, f->snap, (size_t)size);
         return all_known(f->snap_known, (size_t)size);
     }
-    tk_ucir_pq_code_read(&f->code, f->pc, (size_t)size, buf, known);
+    tk_ucir_pq_code_read(&f->code, f->at.pc, (size_t)size, buf, known);
     return all_known(known, (size_t)size);
 }
 
-/* The row of the instruction now at f->pc (size_known 0: no size). */
+/* The row of the instruction now at f->at.pc (size_known 0: no size). */
 static tk_status instruction(pq *f, int64_t insn, uint64_t record, int size_known,
                              uint64_t size, tk_error *err)
 {
     uint8_t buf[TK_UCIR_PQ_CODE_MAX];
-    tk_ucir_pq_at at = {insn, record, f->pc_known, f->pc};
+    tk_ucir_pq_at at = {insn, record, f->at.pc_known, f->at.pc};
     int have = size_known && code_bytes(f, size, buf);
     return tk_ucir_pq_instruction(&f->rows, &at, size_known, size, have ? buf : NULL, err);
 }
@@ -68,13 +67,7 @@ static tk_status instruction(pq *f, int64_t insn, uint64_t record, int size_know
 /* A spec EXEC starts an instruction, whole: its row now. */
 static tk_status spec_start(pq *f, const tk_ucir_op *op, uint64_t record, tk_error *err)
 {
-    if (op->kind == TK_UCIR_EXEC_ABS) {
-        f->pc = op->addr;
-        f->pc_known = 1;
-    } else {
-        f->pc += f->last_size;
-    }
-    f->last_size = op->size;
+    ucir_pc_exec(&f->at, op);
     f->snapped = 0;
     return instruction(f, f->clk.instr, record, 1, op->size, err);
 }
@@ -91,8 +84,7 @@ static tk_status uc_start(pq *f, uint64_t record, tk_error *err)
 {
     if (f->pending && uc_end(f, 0, 0, err) != TK_OK) /* never ended by a STEP */
         return err->status;
-    f->pc = f->next_pc;
-    f->pc_known = f->next_pc_known;
+    ucir_pc_uc_start(&f->at);
     f->pending = 1;
     f->pending_insn = f->clk.instr;
     f->pending_record = record;
@@ -100,25 +92,10 @@ static tk_status uc_start(pq *f, uint64_t record, tk_error *err)
     return TK_OK;
 }
 
-/* .uc control flow, as the replay has it (replay.c): JMP gives the next
- * address, STEP ends the instruction there. */
+/* .uc control flow: a STEP at depth 0 ends the pending instruction. */
 static tk_status uc_flow(pq *f, const tk_ucir_op *op, tk_error *err)
 {
-    if (op->kind == TK_UCIR_JMP) {
-        f->next_pc = op->addr;
-        f->next_pc_known = 1;
-        if (!f->clk.want_start) {
-            f->pc = op->addr;
-            f->pc_known = 1;
-        }
-        return TK_OK;
-    }
-    if (op->kind != TK_UCIR_STEP || f->clk.in_key)
-        return TK_OK;
-    f->pc = f->next_pc;
-    f->pc_known = f->next_pc_known;
-    f->next_pc += op->size;
-    if (!f->pending || op->depth != 0)
+    if (!ucir_pc_uc_flow(&f->at, &f->clk, op) || !f->pending || op->depth != 0)
         return TK_OK;
     return uc_end(f, 1, op->size, err);
 }
@@ -144,16 +121,16 @@ static tk_status record(pq *f, const tk_ucir_op *op, uint64_t index, tk_error *e
     if (k == UCIR_CLK_START &&
         (f->clk.uc ? uc_start(f, index, err) : spec_start(f, op, index, err)) != TK_OK)
         return err->status;
-    tk_ucir_pq_at at = {f->clk.instr, index, f->pc_known, f->pc};
+    tk_ucir_pq_at at = {f->clk.instr, index, f->at.pc_known, f->at.pc};
     if (remember(f, op, err) != TK_OK || tk_ucir_pq_op(&f->rows, &at, op, err) != TK_OK)
         return err->status;
     if ((op->kind == TK_UCIR_JMP || op->kind == TK_UCIR_STEP) && uc_flow(f, op, err) != TK_OK)
         return err->status;
     if (k == UCIR_CLK_START && f->pending && !f->snapped) {
         /* as `dump` reads an instruction's code: with its first record applied */
-        tk_ucir_pq_code_read(&f->code, f->pc, TK_UCIR_PQ_SNAP, f->snap, f->snap_known);
-        f->snap_pc = f->pc;
-        f->snapped = f->pc_known;
+        tk_ucir_pq_code_read(&f->code, f->at.pc, TK_UCIR_PQ_SNAP, f->snap, f->snap_known);
+        f->snap_pc = f->at.pc;
+        f->snapped = f->at.pc_known;
     }
     return TK_OK;
 }

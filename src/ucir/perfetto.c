@@ -20,9 +20,8 @@ typedef struct pf {
     ucir_clock clk;
     tk_ucir_pf_events ev;
     tk_ucir_pf_code code;
-    uint64_t pc, last_size, next_pc; /* as the replay follows them */
-    int pc_known, next_pc_known;
-    int pending;                     /* .uc: an instruction before its STEP */
+    ucir_pc at;  /* the program counter, as the replay follows it */
+    int pending; /* .uc: an instruction before its STEP */
 } pf;
 
 static uint64_t now(const pf *f) { return f->clk.instr < 0 ? 0 : (uint64_t)f->clk.instr; }
@@ -32,7 +31,7 @@ static uint64_t now(const pf *f) { return f->clk.instr < 0 ? 0 : (uint64_t)f->cl
 static tk_status start(pf *f, const tk_ucir_op *op, tk_error *err)
 {
     uint64_t ts = now(f);
-    if (f->pending && tk_ucir_pf_code_count(&f->code, f->pc_known, f->pc, err) != TK_OK)
+    if (f->pending && tk_ucir_pf_code_count(&f->code, f->at.pc_known, f->at.pc, err) != TK_OK)
         return err->status;
     f->pending = 0;
     if (tk_ucir_pf_syscall_end(&f->ev, ts, err) != TK_OK)
@@ -40,43 +39,21 @@ static tk_status start(pf *f, const tk_ucir_op *op, tk_error *err)
     if (ts && ts % f->code.window == 0 && tk_ucir_pf_code_window(&f->code, ts, 0, err) != TK_OK)
         return err->status;
     if (f->clk.uc) { /* placed by its STEP */
-        f->pc = f->next_pc;
-        f->pc_known = f->next_pc_known;
+        ucir_pc_uc_start(&f->at);
         f->pending = 1;
         return TK_OK;
     }
-    if (op->kind == TK_UCIR_EXEC_ABS) {
-        f->pc = op->addr;
-        f->pc_known = 1;
-    } else {
-        f->pc += f->last_size;
-    }
-    f->last_size = op->size;
-    return tk_ucir_pf_code_count(&f->code, f->pc_known, f->pc, err);
+    ucir_pc_exec(&f->at, op);
+    return tk_ucir_pf_code_count(&f->code, f->at.pc_known, f->at.pc, err);
 }
 
-/* .uc control flow, as the replay has it (replay.c): JMP gives the next
- * address, STEP ends the instruction there. */
+/* .uc control flow: a STEP at depth 0 completes the pending instruction. */
 static tk_status uc_flow(pf *f, const tk_ucir_op *op, tk_error *err)
 {
-    if (op->kind == TK_UCIR_JMP) {
-        f->next_pc = op->addr;
-        f->next_pc_known = 1;
-        if (!f->clk.want_start) {
-            f->pc = op->addr;
-            f->pc_known = 1;
-        }
-        return TK_OK;
-    }
-    if (op->kind != TK_UCIR_STEP || f->clk.in_key)
-        return TK_OK;
-    f->pc = f->next_pc;
-    f->pc_known = f->next_pc_known;
-    f->next_pc += op->size;
-    if (!f->pending || op->depth != 0)
+    if (!ucir_pc_uc_flow(&f->at, &f->clk, op) || !f->pending || op->depth != 0)
         return TK_OK;
     f->pending = 0;
-    return tk_ucir_pf_code_count(&f->code, f->pc_known, f->pc, err);
+    return tk_ucir_pf_code_count(&f->code, f->at.pc_known, f->at.pc, err);
 }
 
 static tk_status record(pf *f, const tk_ucir_op *op, tk_error *err)
@@ -96,7 +73,7 @@ static tk_status record(pf *f, const tk_ucir_op *op, tk_error *err)
     const char *label;
     switch (op->kind) {
     case TK_UCIR_SYSCALL:
-        return tk_ucir_pf_syscall(&f->ev, now(f), op, f->pc_known, f->pc, err);
+        return tk_ucir_pf_syscall(&f->ev, now(f), op, f->at.pc_known, f->at.pc, err);
     case TK_UCIR_MEM_WRITE:
         tk_ucir_pf_code_written(&f->code, op->size);
         return TK_OK;
@@ -123,7 +100,7 @@ static tk_status record(pf *f, const tk_ucir_op *op, tk_error *err)
 static tk_status finish(pf *f, tk_error *err)
 {
     uint64_t end = (uint64_t)(f->clk.instr + 1);
-    if (f->pending && tk_ucir_pf_code_count(&f->code, f->pc_known, f->pc, err) != TK_OK)
+    if (f->pending && tk_ucir_pf_code_count(&f->code, f->at.pc_known, f->at.pc, err) != TK_OK)
         return err->status;
     f->pending = 0;
     if (tk_ucir_pf_syscall_end(&f->ev, end, err) != TK_OK)

@@ -71,4 +71,54 @@ static inline int ucir_clock_step(ucir_clock *k, const tk_ucir_op *op)
     return starts ? UCIR_CLK_START : UCIR_CLK_EFFECT;
 }
 
+/* The program counter as the replay follows it (replay.c), for the
+ * exports that walk the records without replaying them (perfetto.c,
+ * parquet.c): a spec EXEC places its instruction (absolute, or right
+ * after the last one); in .uc traces a JMP gives the next address and a
+ * STEP moves there, an instruction starting at the address its last STEP
+ * left. */
+typedef struct ucir_pc {
+    uint64_t pc, last_size, next_pc;
+    int pc_known, next_pc_known;
+} ucir_pc;
+
+/* A spec EXEC (TK_UCIR_EXEC_ABS or _REL) starts an instruction. */
+static inline void ucir_pc_exec(ucir_pc *p, const tk_ucir_op *op)
+{
+    if (op->kind == TK_UCIR_EXEC_ABS) {
+        p->pc = op->addr;
+        p->pc_known = 1;
+    } else {
+        p->pc += p->last_size;
+    }
+    p->last_size = op->size;
+}
+
+/* A .uc instruction starts (its first effect): where the last STEP left. */
+static inline void ucir_pc_uc_start(ucir_pc *p)
+{
+    p->pc = p->next_pc;
+    p->pc_known = p->next_pc_known;
+}
+
+/* A .uc JMP or STEP: 1 when it is a STEP outside a keyframe (it ends the
+ * instruction when at depth 0), 0 otherwise. */
+static inline int ucir_pc_uc_flow(ucir_pc *p, const ucir_clock *k, const tk_ucir_op *op)
+{
+    if (op->kind == TK_UCIR_JMP) {
+        p->next_pc = op->addr;
+        p->next_pc_known = 1;
+        if (!k->want_start) {
+            p->pc = op->addr;
+            p->pc_known = 1;
+        }
+        return 0;
+    }
+    if (op->kind != TK_UCIR_STEP || k->in_key)
+        return 0;
+    ucir_pc_uc_start(p);
+    p->next_pc += op->size;
+    return 1;
+}
+
 #endif
