@@ -130,33 +130,32 @@ static void report_failure(tk_command_ctx *c, tk_xray_map *map, const tk_xray_ac
     sb_free(&b);
 }
 
+/* The sink's calls (tk_xray_cmd_feed): the analysis, and the map that
+ * names functions in the notes. */
+typedef struct feed_ctx {
+    tk_xray_map *map;
+    const tk_xray_account *acc;
+} feed_ctx;
+
+static int add(void *analysis, const tk_xray_record *rec, tk_error *err)
+{
+    return tk_xray_account_add(analysis, rec, err);
+}
+
+static void describe(tk_command_ctx *c, void *ctx, const tk_xray_reader *r,
+                     const tk_xray_record *rec, int failure, int warning)
+{
+    const feed_ctx *x = ctx;
+    report_failure(c, x->map, x->acc, r, rec, failure, warning);
+}
+
 /* Every record into `acc`; returns -1 to go on, or the exit status. */
 static int feed(tk_command_ctx *c, const account_args *a, tk_xray_reader *r,
                 tk_xray_account *acc, tk_xray_map *map)
 {
-    tk_error err;
-    tk_error_clear(&err);
-    tk_xray_record rec;
-    int got;
-    uint64_t failures = 0;
-    while ((got = tk_xray_next(r, &rec, &err)) > 0) {
-        int f = tk_xray_account_add(acc, &rec, &err);
-        if (f < 0)
-            return c->host->report(c, NULL, &err);
-        if (f == TK_XRAY_ACCOUNT_OK)
-            continue;
-        failures++;
-        if (!a->keep_going || failures <= 20)
-            report_failure(c, map, acc, r, &rec, f, a->keep_going);
-        if (!a->keep_going)
-            return TK_EXIT_FAILED;
-    }
-    if (got < 0)
-        return c->host->report(c, c->path, &err);
-    if (failures > 20)
-        tk_cmd_note(c, "%s: warning: %llu records could not be accounted", c->path,
-                    (unsigned long long)failures);
-    return -1;
+    feed_ctx x = {map, acc};
+    tk_xray_cmd_sink s = {add, describe, acc, &x, "accounted"};
+    return tk_xray_cmd_feed(c, r, a->keep_going, &s);
 }
 
 /* The rows, sorted and cut, written to -o's file. */

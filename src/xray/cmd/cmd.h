@@ -22,6 +22,23 @@ extern const struct tk_format_help tk_xray_help[];
  * name looked up in -m's map). Returns the exit status, 0 with *r set. */
 int tk_xray_cmd_open(tk_command_ctx *c, int rc, tk_xray_reader **r);
 
+/* What account and graph feed records into: `add` returns 0 (added), a
+ * failure code > 0 (the record is skipped; `describe` notes it, as a
+ * warning with -k) or -1 with `err` filled. */
+typedef struct tk_xray_cmd_sink {
+    int (*add)(void *analysis, const tk_xray_record *rec, tk_error *err);
+    void (*describe)(tk_command_ctx *c, void *ctx, const tk_xray_reader *r,
+                     const tk_xray_record *rec, int failure, int warning);
+    void *analysis, *ctx;
+    const char *verb; /* "accounted": "N records could not be accounted" */
+} tk_xray_cmd_sink;
+
+/* Every record of `r` into the sink: without `keep_going` the first
+ * failure ends it (TK_EXIT_FAILED), with it the first 20 are noted and
+ * the rest counted. Returns -1 to go on, or the exit status. */
+int tk_xray_cmd_feed(tk_command_ctx *c, tk_xray_reader *r, int keep_going,
+                     const tk_xray_cmd_sink *s);
+
 /* The instrumentation map given with -m (NULL without one, or on error
  * with *rc set to the exit status after the message). */
 tk_xray_map *tk_xray_cmd_map(tk_command_ctx *c, int *rc);

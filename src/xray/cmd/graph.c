@@ -146,32 +146,36 @@ static tk_status write_graph(tk_command_ctx *c, FILE *f, tk_sink *json, void *ct
     return tk_xray_graph_print_dot(o->g, f, &o->a->print, err);
 }
 
-/* Every record into `g`; returns -1 to go on, or the exit status. */
+/* The sink's calls (tk_xray_cmd_feed): the analysis, and the map that
+ * names functions in the notes. */
+typedef struct feed_ctx {
+    tk_xray_map *map;
+    const tk_xray_graph *g;
+} feed_ctx;
+
+static int add(void *analysis, const tk_xray_record *rec, tk_error *err)
+{
+    return tk_xray_graph_add(analysis, rec, err);
+}
+
+static void describe(tk_command_ctx *c, void *ctx, const tk_xray_reader *r,
+                     const tk_xray_record *rec, int failure, int warning)
+{
+    const feed_ctx *x = ctx;
+    report_failure(c, x->map, x->g, r, rec, failure, warning);
+}
+
+/* Every record into `g`, then its statistics; returns -1 to go on, or
+ * the exit status. */
 static int feed(tk_command_ctx *c, const graph_args *a, tk_xray_reader *r, tk_xray_graph *g,
                 tk_xray_map *map)
 {
+    feed_ctx x = {map, g};
+    tk_xray_cmd_sink s = {add, describe, g, &x, "added"};
+    int rc = tk_xray_cmd_feed(c, r, a->keep_going, &s);
+    if (rc >= 0)
+        return rc;
     tk_error err;
-    tk_error_clear(&err);
-    tk_xray_record rec;
-    int got;
-    uint64_t failures = 0;
-    while ((got = tk_xray_next(r, &rec, &err)) > 0) {
-        int f = tk_xray_graph_add(g, &rec, &err);
-        if (f < 0)
-            return c->host->report(c, NULL, &err);
-        if (f == TK_XRAY_GRAPH_OK)
-            continue;
-        failures++;
-        if (!a->keep_going || failures <= 20)
-            report_failure(c, map, g, r, &rec, f, a->keep_going);
-        if (!a->keep_going)
-            return TK_EXIT_FAILED;
-    }
-    if (got < 0)
-        return c->host->report(c, c->path, &err);
-    if (failures > 20)
-        tk_cmd_note(c, "%s: warning: %llu records could not be added", c->path,
-                    (unsigned long long)failures);
     uint64_t freq = tk_xray_reader_header(r)->cycle_frequency;
     if (tk_xray_graph_finish(g, freq, &err) != TK_OK)
         return c->host->report(c, NULL, &err);

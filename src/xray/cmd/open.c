@@ -59,3 +59,31 @@ tk_xray_map *tk_xray_cmd_map(tk_command_ctx *c, int *rc)
         tk_xray_map_set_demangle(m, 0);
     return m;
 }
+
+int tk_xray_cmd_feed(tk_command_ctx *c, tk_xray_reader *r, int keep_going,
+                     const tk_xray_cmd_sink *s)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    tk_xray_record rec;
+    int got;
+    uint64_t failures = 0;
+    while ((got = tk_xray_next(r, &rec, &err)) > 0) {
+        int f = s->add(s->analysis, &rec, &err);
+        if (f < 0)
+            return c->host->report(c, NULL, &err);
+        if (f == 0)
+            continue;
+        failures++;
+        if (!keep_going || failures <= 20)
+            s->describe(c, s->ctx, r, &rec, f, keep_going);
+        if (!keep_going)
+            return TK_EXIT_FAILED;
+    }
+    if (got < 0)
+        return c->host->report(c, c->path, &err);
+    if (failures > 20)
+        tk_cmd_note(c, "%s: warning: %llu records could not be %s", c->path,
+                    (unsigned long long)failures, s->verb);
+    return -1;
+}
