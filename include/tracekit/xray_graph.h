@@ -30,6 +30,18 @@ typedef struct tk_xray_graph_options {
     int deduce_sibling_calls; /* an exit matching a frame deeper in the stack
                                  closes every frame above it too (each gets
                                  an edge and a duration up to this exit) */
+    int streaming;            /* bounded memory: each returning call goes
+                                 straight into its edge (durations kept
+                                 exactly, spilled to a temporary file past
+                                 memory_limit) instead of 24 bytes per call
+                                 held until finishing for llvm-xray's order.
+                                 Counts, max, sum (exact while below 2^53
+                                 ticks), med, p90 and p99 are the same; min
+                                 ("0 is unset") and the output order follow
+                                 the order records are fed, which is
+                                 llvm-xray's for one thread */
+    uint64_t memory_limit;    /* streaming: bytes of durations kept in
+                                 memory (0: 64 MiB) */
 } tk_xray_graph_options;
 
 /* Why a record could not be added (llvm-xray's messages). */

@@ -61,6 +61,23 @@ typedef struct tk_xray_stacks_print_options {
     tk_sink *json;
 } tk_xray_stacks_print_options;
 
+/* One call path (tk_xray_stacks_visit): the numbers the JSON view prints. */
+typedef struct tk_xray_stack_path {
+    uint32_t tid;          /* its thread (0 when threads are merged) */
+    const int32_t *funcs;  /* function ids, outermost first */
+    size_t depth;          /* ids in funcs (>= 1) */
+    uint64_t calls, leaf_calls, total_ticks, self_ticks;
+} tk_xray_stack_path;
+
+/* Call `fn` for every call path, in the order the JSON view lists them
+ * (depth first; each thread's paths with ALL_THREADS or PER_THREAD, the
+ * merged ones with AGGREGATE). `fn` returns 0 to go on, anything else to
+ * stop the walk. Returns TK_OK, or TK_ENOMEM. The path given lives until
+ * `fn` returns. */
+typedef int (*tk_xray_stacks_visitor)(void *ctx, const tk_xray_stack_path *path);
+tk_status tk_xray_stacks_visit(tk_xray_stacks *s, tk_xray_stacks_threads threads,
+                               tk_xray_stacks_visitor fn, void *ctx, tk_error *err);
+
 /* Render the stacks to `out` (flushed, not closed; with o->json, into
  * that sink). Returns TK_OK, TK_EIO if writing failed, or TK_ENOMEM. The
  * set may be printed again, in any view. */

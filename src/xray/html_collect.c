@@ -178,8 +178,11 @@ tk_status tk_xh_collect(tk_xh *x, tk_error *err)
     tk_map_init(&x->hist, sizeof(uint64_t *));
     x->tmin = UINT64_MAX;
     x->freq = tk_xray_reader_header(x->r)->cycle_frequency;
+    /* streaming: memory per edge, not per call; the page shows no min,
+     * the only statistic that could differ from graph's */
+    const tk_xray_graph_options gopt = {.streaming = 1};
     if (!(x->acc = tk_xray_account_new(NULL, err)) || !(x->stacks = tk_xray_stacks_new(err)) ||
-        !(x->graph = tk_xray_graph_new(NULL, err)))
+        !(x->graph = tk_xray_graph_new(&gopt, err)))
         return err->status;
     tk_xray_record rec;
     int rc;

@@ -1,117 +1,62 @@
-/* XRay's HTML report: the call tree as stack --json lists it (its public
- * print, one JSON line per call path in depth-first order, read back
- * through a stream of ours with function ids for names), as an icicle;
- * and each thread's top-level calls, its busy time. */
+/* XRay's HTML report: the call tree as stack --json lists it (the paths
+ * of tk_xray_stacks_visit, depth first), as an icicle; and each thread's
+ * top-level calls, its busy time. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/strbuf.h"
 #include "xray/html_int.h"
 
-/* What the lines of one print become. */
+/* What the paths of one walk become. */
 typedef struct reader {
     tk_xh *x;
-    tk_html_flame *flame;  /* aggregate print: the tree */
+    tk_html_flame *flame;  /* aggregate walk: the tree */
     uint32_t *chain;       /* the frame at each depth of the current path */
     size_t cap;
-    tk_map *busy;          /* per-thread print: tid -> busy[2] (ticks, calls) */
-    tk_strbuf line;
-    int bad;               /* out of memory, or a line not understood */
-    char name[16];
+    tk_map *busy;          /* per-thread walk: tid -> busy[2] (ticks, calls) */
+    int bad;               /* out of memory */
 } reader;
 
-static const char *id_name(void *ctx, int32_t id)
+static int flame_path(void *ctx, const tk_xray_stack_path *p)
 {
     reader *r = ctx;
-    snprintf(r->name, sizeof r->name, "%d", id);
-    return r->name;
+    if (p->depth > r->cap) {
+        uint32_t *c = realloc(r->chain, (p->depth + 64) * sizeof *c);
+        if (!c) {
+            r->bad = 1;
+            return 1;
+        }
+        r->chain = c;
+        r->cap = p->depth + 64;
+    }
+    uint32_t parent = p->depth > 1 ? r->chain[p->depth - 2] : 0;
+    const char *name = tk_xray_map_name(r->x->map, p->funcs[p->depth - 1]);
+    r->chain[p->depth - 1] =
+        tk_html_flame_add(r->flame, parent, name, p->total_ticks, p->self_ticks, p->calls);
+    r->bad |= r->chain[p->depth - 1] == 0;
+    return r->bad;
 }
 
-static int u64_member(const char *line, const char *key, uint64_t *v)
+static int busy_path(void *ctx, const tk_xray_stack_path *p)
 {
-    const char *p = strstr(line, key);
-    if (!p)
-        return -1;
-    *v = strtoull(p + strlen(key), NULL, 10);
+    reader *r = ctx;
+    if (p->depth != 1)
+        return 0;
+    uint64_t *b = tk_map_u64(r->busy, p->tid);
+    if (!b) {
+        r->bad = 1;
+        return 1;
+    }
+    b[0] += p->total_ticks;
+    b[1] += p->calls;
     return 0;
 }
 
-/* One line: {"thread":T,"stack":["1","5"],"calls":N,...,"total_ticks":N,
- * "self_ticks":N}. */
-static void line(reader *r, const char *s)
-{
-    const char *p = strstr(s, "\"stack\":[");
-    uint64_t calls, total, self, tid = 0;
-    if (!p || u64_member(s, "\"calls\":", &calls) || u64_member(s, "\"total_ticks\":", &total) ||
-        u64_member(s, "\"self_ticks\":", &self) ||
-        (r->busy && u64_member(s, "\"thread\":", &tid))) {
-        r->bad = 1;
-        return;
-    }
-    size_t depth = 0;
-    int32_t leaf = 0;
-    for (p += 9; *p == '"'; depth++) {
-        leaf = (int32_t)strtol(p + 1, (char **)&p, 10);
-        p += *p == '"';
-        p += *p == ',';
-    }
-    if (depth == 0) {
-        r->bad = 1;
-    } else if (r->busy) {
-        uint64_t *b = depth == 1 ? tk_map_u64(r->busy, tid) : NULL;
-        if (depth == 1 && !b)
-            r->bad = 1;
-        else if (b) {
-            b[0] += total;
-            b[1] += calls;
-        }
-    } else if (depth > r->cap) {
-        uint32_t *c = realloc(r->chain, (depth + 64) * sizeof *c);
-        r->bad |= !c;
-        if (c) {
-            r->chain = c;
-            r->cap = depth + 64;
-        }
-    }
-    if (r->bad || r->busy)
-        return;
-    uint32_t parent = depth > 1 ? r->chain[depth - 2] : 0;
-    r->chain[depth - 1] = tk_html_flame_add(r->flame, parent, tk_xray_map_name(r->x->map, leaf),
-                                            total, self, calls);
-    r->bad |= r->chain[depth - 1] == 0;
-}
-
-static ssize_t on_write(void *cookie, const char *buf, size_t n)
-{
-    reader *r = cookie;
-    for (size_t i = 0; i < n; i++) {
-        if (buf[i] != '\n') {
-            sb_putc(&r->line, buf[i]);
-            continue;
-        }
-        if (r->line.oom)
-            r->bad = 1;
-        else if (r->line.len)
-            line(r, r->line.p);
-        sb_reset(&r->line);
-    }
-    return (ssize_t)n;
-}
-
-/* Print the stacks as JSON into `r`. 0, or -1 (out of memory or a line
- * not understood). */
+/* Walk the stacks into `r`: 0, or -1 when out of memory. */
 static int read_stacks(tk_xh *x, reader *r, tk_xray_stacks_threads threads)
 {
-    cookie_io_functions_t io = {.write = on_write};
-    FILE *f = fopencookie(r, "w", io);
-    if (!f)
-        return -1;
-    tk_xray_stacks_print_options o = {.view = TK_XRAY_STACKS_JSON, .threads = threads,
-                                      .name = id_name, .name_ctx = r};
     tk_error err;
-    tk_status st = tk_xray_stacks_print(x->stacks, f, &o, &err);
-    fclose(f);
-    sb_free(&r->line);
+    tk_status st = tk_xray_stacks_visit(x->stacks, threads, r->busy ? busy_path : flame_path,
+                                        r, &err);
     free(r->chain);
     return st == TK_OK && !r->bad ? 0 : -1;
 }

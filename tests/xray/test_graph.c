@@ -314,6 +314,89 @@ static void test_sorted_order(void **state)
     tk_xray_graph_free(g);
 }
 
+/* Random nested calls of `threads` threads (interleaved at random), fed to
+ * an exact graph and a streaming one whose tiny budget makes it spill. */
+static void feed_random(tk_xray_graph *exact, tk_xray_graph *stream, int threads, uint64_t seed)
+{
+    int32_t stack[4][16];
+    size_t depth[4] = {0};
+    uint64_t tsc[4] = {0}, rs = seed;
+    for (int i = 0; i < 20000; i++) {
+        uint32_t t = (uint32_t)tu_rand_below(&rs, (uint64_t)threads);
+        tsc[t] += tu_rand_below(&rs, 50);
+        int enter = depth[t] == 0 || (depth[t] < 16 && tu_rand_below(&rs, 2));
+        r x = {enter ? 'E' : 'X', 0, tsc[t], t + 1};
+        if (enter)
+            stack[t][depth[t]++] = x.func = 1 + (int32_t)tu_rand_below(&rs, 12);
+        else
+            x.func = stack[t][--depth[t]];
+        assert_int_equal(add(exact, x), 0);
+        assert_int_equal(add(stream, x), 0);
+    }
+}
+
+static int same_stats(const tk_xray_graph_stats *a, const tk_xray_graph_stats *b, int min)
+{
+    return a->count == b->count && a->med == b->med && a->p90 == b->p90 &&
+           a->p99 == b->p99 && a->max == b->max && a->sum == b->sum &&
+           (!min || a->min == b->min);
+}
+
+/* Streaming keeps memory per edge, not per call: every statistic but min
+ * equals the replay's on many threads, and on one thread (llvm-xray's
+ * order is the order fed) so do min and the DOT text. */
+static void test_streaming(void **state)
+{
+    (void)state;
+    tk_error err;
+    tk_xray_graph_options so = {.streaming = 1, .memory_limit = 512};
+    for (int threads = 1; threads <= 4; threads += 3) {
+        tk_xray_graph *g = tk_xray_graph_new(NULL, &err), *s = tk_xray_graph_new(&so, &err);
+        assert_non_null(g);
+        assert_non_null(s);
+        feed_random(g, s, threads, 77 + (uint64_t)threads);
+        assert_int_equal(tk_xray_graph_finish(g, 1000, &err), TK_OK);
+        assert_int_equal(tk_xray_graph_finish(s, 1000, &err), TK_OK);
+        assert_int_equal(tk_xray_graph_edges(s), tk_xray_graph_edges(g));
+        assert_int_equal(tk_xray_graph_vertices(s), tk_xray_graph_vertices(g));
+        for (size_t i = 0; i < tk_xray_graph_edges(g); i++) {
+            int32_t f, t, f2, t2;
+            tk_xray_graph_stats a, b;
+            tk_xray_graph_edge(g, i, &f, &t, &a);
+            size_t k = 0;
+            for (; k < tk_xray_graph_edges(s); k++) {
+                tk_xray_graph_edge(s, k, &f2, &t2, &b);
+                if (f2 == f && t2 == t)
+                    break;
+            }
+            assert_true(k < tk_xray_graph_edges(s) && a.count > 0);
+            assert_true(same_stats(&a, &b, threads == 1));
+        }
+        for (size_t i = 0; i < tk_xray_graph_vertices(g); i++) {
+            int32_t v, v2;
+            tk_xray_graph_stats a, b;
+            tk_xray_graph_vertex(g, i, &v, &a);
+            size_t k = 0;
+            for (; k < tk_xray_graph_vertices(s); k++) {
+                tk_xray_graph_vertex(s, k, &v2, &b);
+                if (v2 == v)
+                    break;
+            }
+            assert_true(k < tk_xray_graph_vertices(s));
+            assert_true(same_stats(&a, &b, threads == 1));
+        }
+        if (threads == 1) {
+            char *a = dot(g, "med", "sum", "min", "99p", NULL);
+            char *b = dot(s, "med", "sum", "min", "99p", NULL);
+            assert_string_equal(a, b);
+            free(a);
+            free(b);
+        }
+        tk_xray_graph_free(g);
+        tk_xray_graph_free(s);
+    }
+}
+
 static void test_deduce_sibling_calls(void **state)
 {
     (void)state;
@@ -530,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_all_stats),
         cmocka_unit_test(test_order_statistics),
         cmocka_unit_test(test_sorted_order),
+        cmocka_unit_test(test_streaming),
         cmocka_unit_test(test_deduce_sibling_calls),
         cmocka_unit_test(test_keep_going),
         cmocka_unit_test(test_unfinished_and_events),

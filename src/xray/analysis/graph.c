@@ -18,65 +18,8 @@
 
 #include <tracekit/xray_graph.h>
 
-#include "core/hashmap.h"
+#include "xray/analysis/graph_int.h"
 #include "xray/analysis/llvm_densemap.h"
-#include "xray/xray_int.h"
-
-/* llvm-xray's GraphRenderer::TimeStat. */
-typedef struct tstat {
-    int64_t count;
-    double min, med, p90, p99, max, sum;
-} tstat;
-
-typedef struct frame {
-    int32_t func;
-    uint64_t tsc;
-} frame;
-
-typedef struct thread {
-    frame *stack;
-    size_t depth, cap;
-    tk_xr_clock clock; /* largest TSC seen: the ordering key */
-} thread;
-
-typedef struct vertex {
-    int32_t func;
-    uint64_t first_key, first_seq; /* first entry, in llvm-xray's order */
-    tstat s;
-} vertex;
-
-typedef struct event {
-    uint64_t key;    /* the thread's clock at the return */
-    uint64_t timing; /* ticks */
-    int32_t from, to;
-} event;
-
-typedef struct edge {
-    int32_t from, to;
-    tstat s;
-    uint64_t off, n; /* its timings in g->timings */
-    size_t to_vertex;
-} edge;
-
-struct tk_xray_graph {
-    tk_xray_graph_options opt;
-    tk_map threads;  /* tid -> thread */
-    tk_map vertices; /* (uint32_t)func -> vertex; entry 0 is the root */
-    event *ev;
-    size_t nev, evcap;
-    uint64_t seq;    /* records fed */
-    int have_last;
-    uint32_t last_tid;
-    size_t last_thread;
-    /* after finish */
-    int finished;
-    int broken; /* finishing ran out of memory: the graph is unusable */
-    tk_map edges;    /* from << 32 | to -> edge, in llvm-xray's creation order */
-    uint64_t *timings;
-    size_t *vorder, nvorder; /* vertex entries in output order, root excluded */
-    size_t *eorder;          /* edge entries in output order */
-    tstat edge_max, vertex_max;
-};
 
 static tk_status oom(tk_error *err)
 {
@@ -95,6 +38,7 @@ tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o, tk_error *err)
     tk_map_init(&g->threads, sizeof(thread));
     tk_map_init(&g->vertices, sizeof(vertex));
     tk_map_init(&g->edges, sizeof(edge));
+    tk_lat_pool_init(&g->pool, g->opt.memory_limit);
     /* llvm-xray's GraphRenderer starts with G[0] = {} */
     if (!tk_map_u64(&g->vertices, 0)) {
         tk_xray_graph_free(g);
@@ -111,6 +55,11 @@ void tk_xray_graph_free(tk_xray_graph *g)
     for (size_t i = 0; i < g->threads.n; i++)
         free(((thread *)tk_map_value(&g->threads, i))->stack);
     tk_map_free(&g->threads);
+    for (size_t i = 0; i < g->vertices.n; i++)
+        tk_lat_list_free(&g->pool, &((vertex *)tk_map_value(&g->vertices, i))->lat);
+    for (size_t i = 0; i < g->edges.n; i++)
+        tk_lat_list_free(&g->pool, &((edge *)tk_map_value(&g->edges, i))->lat);
+    tk_lat_pool_free(&g->pool);
     tk_map_free(&g->vertices);
     tk_map_free(&g->edges);
     free(g->ev);
@@ -132,7 +81,7 @@ const char *tk_xray_graph_failure_text(tk_xray_graph_failure f)
 }
 
 /* Index of the map entry holding `v` (a pointer returned by tk_map_u64). */
-static size_t entry_index(const tk_map *m, const void *v)
+size_t tk_xg_entry_index(const tk_map *m, const void *v)
 {
     return (size_t)((const unsigned char *)v - m->values) / m->value_size;
 }
@@ -147,7 +96,7 @@ static thread *thread_of(tk_xray_graph *g, uint32_t tid)
     thread *t = tk_map_u64(&g->threads, tid);
     if (!t)
         return NULL;
-    size_t idx = g->threads.n > before ? g->threads.n - 1 : entry_index(&g->threads, t);
+    size_t idx = g->threads.n > before ? g->threads.n - 1 : tk_xg_entry_index(&g->threads, t);
     g->have_last = 1;
     g->last_tid = tid;
     g->last_thread = idx;
@@ -157,6 +106,8 @@ static thread *thread_of(tk_xray_graph *g, uint32_t tid)
 static int push_event(tk_xray_graph *g, uint64_t key, uint64_t timing, int32_t from,
                       int32_t to)
 {
+    if (g->opt.streaming)
+        return tk_xg_stream_event(g, from, to, timing);
     if (g->nev == g->evcap) {
         size_t c = g->evcap ? g->evcap * 2 : 1024;
         if (c > SIZE_MAX / sizeof(event))
@@ -261,7 +212,7 @@ size_t tk_xray_graph_stack(const tk_xray_graph *g, uint32_t tid, int32_t *funcs,
 
 /* llvm-xray's updateStat(TimeStat &, int64_t): the duration is converted to
  * int64_t, Min treats 0 as unset, Sum adds doubles. */
-static void update_stat(tstat *s, uint64_t d)
+void tk_xg_update_stat(tstat *s, uint64_t d)
 {
     int64_t i = d <= (uint64_t)INT64_MAX ? (int64_t)d : -(int64_t)(UINT64_MAX - d) - 1;
     double l = (double)i;
@@ -294,7 +245,7 @@ static void order_stats(tstat *s, const uint64_t *sorted, uint64_t n)
 
 static double dmax(double a, double b) { return a < b ? b : a; }
 
-static void update_max(const tstat *s, tstat *m)
+void tk_xg_update_max(const tstat *s, tstat *m)
 {
     m->count = m->count < s->count ? s->count : m->count;
     m->min = dmax(m->min, s->min);
@@ -351,7 +302,7 @@ static int sort_events(tk_xray_graph *g)
     return 0;
 }
 
-static uint64_t edge_key(int32_t from, int32_t to)
+uint64_t tk_xg_edge_key(int32_t from, int32_t to)
 {
     return (uint64_t)(uint32_t)from << 32 | (uint32_t)to;
 }
@@ -405,14 +356,14 @@ static int make_orders(tk_xray_graph *g)
         vertex *v = tk_map_u64(&g->vertices, keys[i]);
         if (!v)
             goto out;
-        g->vorder[g->nvorder++] = entry_index(&g->vertices, v);
+        g->vorder[g->nvorder++] = tk_xg_entry_index(&g->vertices, v);
     }
     n = tk_densemap_pair_keys(&em, ekeys);
     for (size_t i = 0; i < n; i++) {
         edge *e = tk_map_u64(&g->edges, ekeys[i]);
         if (!e)
             goto out;
-        g->eorder[i] = entry_index(&g->edges, e);
+        g->eorder[i] = tk_xg_entry_index(&g->edges, e);
     }
     rc = 0;
 out:
@@ -443,13 +394,17 @@ tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency, tk_er
 
 static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
 {
+    if (g->opt.streaming)
+        return tk_xg_stream_finish(g) != TK_OK || tk_xg_finish_common(g, cycle_frequency) != 0
+                   ? TK_ENOMEM
+                   : TK_OK;
     if (sort_events(g) != 0)
         return TK_ENOMEM;
     /* replay in llvm-xray's order: edges created, min/max/sum updated */
     for (size_t i = 0; i < g->nev; i++) {
         const event *ev = &g->ev[i];
         size_t before = g->edges.n;
-        edge *e = tk_map_u64(&g->edges, edge_key(ev->from, ev->to));
+        edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(ev->from, ev->to));
         if (!e)
             return TK_ENOMEM;
         if (g->edges.n > before) {
@@ -465,11 +420,11 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
                 v->first_key = v->first_seq = UINT64_MAX;
             }
             e = tk_map_value(&g->edges, g->edges.n - 1);
-            e->to_vertex = entry_index(&g->vertices, v);
+            e->to_vertex = tk_xg_entry_index(&g->vertices, v);
         }
         e->n++;
-        update_stat(&e->s, ev->timing);
-        update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->s, ev->timing);
+        tk_xg_update_stat(&e->s, ev->timing);
+        tk_xg_update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->s, ev->timing);
     }
     /* timings grouped by edge */
     g->timings = malloc((g->nev ? g->nev : 1) * sizeof *g->timings);
@@ -487,12 +442,12 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
     }
     for (size_t i = 0; i < g->nev; i++) {
         const event *ev = &g->ev[i];
-        edge *e = tk_map_u64(&g->edges, edge_key(ev->from, ev->to));
+        edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(ev->from, ev->to));
         if (!e) {
             free(fill);
             return TK_ENOMEM;
         }
-        g->timings[fill[entry_index(&g->edges, e)]++] = ev->timing;
+        g->timings[fill[tk_xg_entry_index(&g->edges, e)]++] = ev->timing;
     }
     free(fill);
     free(g->ev);
@@ -503,7 +458,7 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
         edge *e = tk_map_value(&g->edges, i);
         qsort(g->timings + e->off, e->n, sizeof *g->timings, cmp_u64);
         order_stats(&e->s, g->timings + e->off, e->n);
-        update_max(&e->s, &g->edge_max);
+        tk_xg_update_max(&e->s, &g->edge_max);
     }
     /* vertices: over the calls of all their in-edges */
     size_t nv = g->vertices.n;
@@ -547,22 +502,27 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
         }
         qsort(tmp, n, sizeof *tmp, cmp_u64);
         order_stats(&vx->s, tmp, n);
-        update_max(&vx->s, &g->vertex_max);
+        tk_xg_update_max(&vx->s, &g->vertex_max);
     }
     free(incount);
     free(tmp);
     free(by_vertex);
     free(start);
+    return tk_xg_finish_common(g, cycle_frequency) != 0 ? TK_ENOMEM : TK_OK;
+}
+
+int tk_xg_finish_common(tk_xray_graph *g, uint64_t cycle_frequency)
+{
     if (cycle_frequency) {
         double f = (double)cycle_frequency;
         for (size_t i = 0; i < g->edges.n; i++)
             normalize(&((edge *)tk_map_value(&g->edges, i))->s, f);
-        for (size_t i = 0; i < nv; i++)
+        for (size_t i = 0; i < g->vertices.n; i++)
             normalize(&((vertex *)tk_map_value(&g->vertices, i))->s, f);
         normalize(&g->edge_max, f);
         normalize(&g->vertex_max, f);
     }
-    return make_orders(g) != 0 ? TK_ENOMEM : TK_OK;
+    return make_orders(g);
 }
 
 static void public_stats(const tstat *s, tk_xray_graph_stats *out)

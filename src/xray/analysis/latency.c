@@ -10,6 +10,7 @@
 
 #define FIRST_CHUNK 16
 #define MAX_CHUNK 2048
+#define SPILL_MIN 512
 #define DEFAULT_BUDGET ((uint64_t)64 << 20)
 #define NBUCKETS 4096
 #define READ_VALUES 8192
@@ -114,7 +115,11 @@ int tk_lat_add_slow(tk_lat_pool *p, tk_lat_list *l, uint64_t v)
 {
     sync_tail(l);
     tk_lat_chunk *t = l->tail;
-    if (t && t->cap == p->max_chunk && p->in_mem > p->budget && !p->spill_failed &&
+    /* over budget, any list whose tail chunk of SPILL_MIN or more fills is
+     * spilled (not only those at the largest chunk): memory is then the
+     * budget plus a few KiB per list, however many lists grow at once */
+    uint32_t spill_at = p->max_chunk < SPILL_MIN ? p->max_chunk : SPILL_MIN;
+    if (t && t->cap >= spill_at && p->in_mem > p->budget && !p->spill_failed &&
         spill(p, l) != 0)
         p->spill_failed = 1; /* no room on disk: go on in memory */
     if (!t || t->n == t->cap) {

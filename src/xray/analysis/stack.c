@@ -246,8 +246,7 @@ static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent
 /* Roots in llvm-xray's order: threads as its Roots DenseMap iterates them,
  * each thread's roots in order of appearance; merged across threads when
  * aggregating (mergeAcrossThreads). */
-static uint32_t *root_values(tk_xray_stacks *s, uint32_t tid_only, int per_thread,
-                             int aggregate, size_t *n)
+static uint32_t *root_values(tk_xray_stacks *s, int aggregate, size_t *n)
 {
     size_t total = 0;
     for (size_t i = 0; i < s->threads.n; i++)
@@ -262,8 +261,6 @@ static uint32_t *root_values(tk_xray_stacks *s, uint32_t tid_only, int per_threa
     }
     size_t nt = tk_densemap_keys(&s->order, tids);
     for (size_t k = 0; k < nt; k++) {
-        if (per_thread && tids[k] != tid_only)
-            continue;
         thread *t = tk_map_u64(&s->threads, tids[k]);
         for (uint32_t i = 0; t && i < t->nroots; i++) {
             uint32_t root = t->roots[i];
@@ -404,91 +401,136 @@ static void put_name(FILE *out, const char *nm)
         fputc(*nm == ';' ? ':' : (*nm == '\n' || *nm == '\r') ? ' ' : *nm, out);
 }
 
-/* Every node, depth first as llvm-xray's printAll walks them. */
-static int print_all(printer *p, const uint32_t *roots, size_t nroots, int report_thread,
-                     uint32_t tid, tk_sink *json)
+typedef struct walk_frame {
+    uint32_t node;
+    size_t depth;
+} walk_frame;
+
+/* Every node under `roots`, depth first as llvm-xray's printAll walks
+ * them, given to `fn` with its path. 0, -1 when out of memory, 1 when `fn`
+ * stopped the walk. */
+static int walk(tk_xray_stacks *s, const uint32_t *roots, size_t nroots, uint32_t tid,
+                tk_xray_stacks_visitor fn, void *ctx)
 {
-    node *nodes = p->s->nodes;
-    uint32_t *stack = malloc((p->s->n ? p->s->n : 1) * sizeof *stack);
-    uint32_t chain[4096];
-    if (!stack)
-        return -1;
-    for (size_t r = 0; r < nroots; r++) {
+    node *nodes = s->nodes;
+    walk_frame *stack = malloc((s->n ? s->n : 1) * sizeof *stack);
+    int32_t *path = NULL;
+    size_t path_cap = 0;
+    int rc = stack ? 0 : -1;
+    for (size_t r = 0; r < nroots && rc == 0; r++) {
         size_t sp = 0;
-        stack[sp++] = roots[r];
-        while (sp) {
-            uint32_t x = stack[--sp];
-            size_t depth = 0;
-            for (uint32_t y = x; y != NONE && depth < 4096; y = nodes[y].parent)
-                chain[depth++] = y;
-            const node *nx = &nodes[x];
-            if (json) {
-                tk_sink_record_begin(json);
-                if (report_thread)
-                    tk_sink_u64(json, "thread", tid, 0);
-                tk_sink_array_begin(json, "stack");
-                for (size_t i = depth; i-- > 0;)
-                    tk_sink_cstr(json, NULL, name_of(p, nodes[chain[i]].func), 0);
-                tk_sink_array_end(json);
-                tk_sink_u64(json, "calls", nx->term_n + nx->mid_n, 0);
-                tk_sink_u64(json, "leaf_calls", nx->term_n, 0);
-                tk_sink_u64(json, "total_ticks", total_of(nx, 0), 0);
-                tk_sink_u64(json, "self_ticks", self_of(p->s, nx), 0);
-                tk_sink_record_end(json);
-            } else if (p->o->view == TK_XRAY_STACKS_FLAME) {
-                if (report_thread)
-                    fprintf(p->out, "thread_%u;", tid);
-                for (size_t i = depth; i-- > 0;)
-                    fprintf(p->out, "%s;", name_of(p, nodes[chain[i]].func));
-                fprintf(p->out, " %llu\n", (unsigned long long)total_of(nx, p->o->count));
-            } else {
-                uint64_t self = self_of(p->s, nx);
-                if (self) {
-                    if (report_thread)
-                        fprintf(p->out, "thread_%u;", tid);
-                    for (size_t i = depth; i-- > 0;) {
-                        put_name(p->out, name_of(p, nodes[chain[i]].func));
-                        if (i)
-                            fputc(';', p->out);
-                    }
-                    fprintf(p->out, " %llu\n", (unsigned long long)self);
+        stack[sp++] = (walk_frame){roots[r], 0};
+        while (sp && rc == 0) {
+            walk_frame f = stack[--sp];
+            if (f.depth >= path_cap) {
+                size_t c = path_cap ? path_cap * 2 : 64;
+                int32_t *np = realloc(path, c * sizeof *np);
+                if (!np) {
+                    rc = -1;
+                    break;
                 }
+                path = np;
+                path_cap = c;
             }
-            for (uint32_t c = 0; c < nx->ncallees && sp < p->s->n; c++)
-                stack[sp++] = nx->callees[c];
+            const node *x = &nodes[f.node];
+            path[f.depth] = x->func;
+            tk_xray_stack_path sp_ = {tid, path, f.depth + 1, x->term_n + x->mid_n, x->term_n,
+                                      total_of(x, 0), self_of(s, x)};
+            if (fn(ctx, &sp_) != 0)
+                rc = 1;
+            for (uint32_t c = 0; c < x->ncallees && sp < s->n; c++)
+                stack[sp++] = (walk_frame){x->callees[c], f.depth + 1};
         }
     }
     free(stack);
+    free(path);
+    return rc;
+}
+
+/* The print views as visitors. */
+typedef struct view {
+    printer *p;
+    int report_thread;
+    tk_sink *json;
+} view;
+
+static int print_path(void *ctx, const tk_xray_stack_path *x)
+{
+    view *v = ctx;
+    printer *p = v->p;
+    if (v->json) {
+        tk_sink_record_begin(v->json);
+        if (v->report_thread)
+            tk_sink_u64(v->json, "thread", x->tid, 0);
+        tk_sink_array_begin(v->json, "stack");
+        for (size_t i = 0; i < x->depth; i++)
+            tk_sink_cstr(v->json, NULL, name_of(p, x->funcs[i]), 0);
+        tk_sink_array_end(v->json);
+        tk_sink_u64(v->json, "calls", x->calls, 0);
+        tk_sink_u64(v->json, "leaf_calls", x->leaf_calls, 0);
+        tk_sink_u64(v->json, "total_ticks", x->total_ticks, 0);
+        tk_sink_u64(v->json, "self_ticks", x->self_ticks, 0);
+        tk_sink_record_end(v->json);
+    } else if (p->o->view == TK_XRAY_STACKS_FLAME) {
+        if (v->report_thread)
+            fprintf(p->out, "thread_%u;", x->tid);
+        for (size_t i = 0; i < x->depth; i++)
+            fprintf(p->out, "%s;", name_of(p, x->funcs[i]));
+        fprintf(p->out, " %llu\n",
+                (unsigned long long)(p->o->count ? x->calls : x->total_ticks));
+    } else if (x->self_ticks) {
+        if (v->report_thread)
+            fprintf(p->out, "thread_%u;", x->tid);
+        for (size_t i = 0; i < x->depth; i++) {
+            put_name(p->out, name_of(p, x->funcs[i]));
+            if (i + 1 < x->depth)
+                fputc(';', p->out);
+        }
+        fprintf(p->out, " %llu\n", (unsigned long long)x->self_ticks);
+    }
     return 0;
 }
 
-/* The stacks of each thread in llvm-xray's thread order (by_thread).
- * 0, or -1 when out of memory. */
-static int print_threads(printer *p, tk_sink *json)
+static int print_all(printer *p, const uint32_t *roots, size_t nroots, int report_thread,
+                     uint32_t tid, tk_sink *json)
 {
-    tk_xray_stacks *s = p->s;
+    view v = {p, report_thread, json};
+    return walk(p->s, roots, nroots, tid, print_path, &v);
+}
+
+/* `fn` on each thread's roots, threads in llvm-xray's order (its Roots
+ * DenseMap), roots in order of appearance. 0, -1 when out of memory, or
+ * what `fn` returned when not 0. */
+typedef int (*thread_fn)(void *ctx, uint32_t tid, const uint32_t *roots, size_t n);
+
+static int each_thread(tk_xray_stacks *s, thread_fn fn, void *ctx)
+{
     uint32_t *tids = malloc((s->order.entries ? s->order.entries : 1) * sizeof *tids);
     if (!tids)
         return -1;
     size_t nt = tk_densemap_keys(&s->order, tids);
     int rc = 0;
     for (size_t k = 0; k < nt && rc == 0; k++) {
-        size_t n;
-        uint32_t *roots = root_values(s, tids[k], 1, 0, &n);
-        if (!roots) {
-            rc = -1;
-            break;
-        }
-        if (p->o->view == TK_XRAY_STACKS_TOP) {
-            fprintf(p->out, "Thread %u:\n", tids[k]);
-            rc = print_top(p, roots, n);
-            fputc('\n', p->out);
-        } else {
-            rc = print_all(p, roots, n, 1, tids[k], json);
-        }
-        free(roots);
+        const thread *t = tk_map_u64(&s->threads, tids[k]); /* exists: it is in order */
+        rc = t ? fn(ctx, tids[k], t->roots, t->nroots) : -1;
     }
     free(tids);
+    return rc;
+}
+
+typedef struct thread_print {
+    printer *p;
+    tk_sink *json;
+} thread_print;
+
+static int print_thread(void *ctx, uint32_t tid, const uint32_t *roots, size_t n)
+{
+    thread_print *tp = ctx;
+    if (tp->p->o->view != TK_XRAY_STACKS_TOP)
+        return print_all(tp->p, roots, n, 1, tid, tp->json);
+    fprintf(tp->p->out, "Thread %u:\n", tid);
+    int rc = print_top(tp->p, roots, n);
+    fputc('\n', tp->p->out);
     return rc;
 }
 
@@ -508,10 +550,11 @@ tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
      * (flame, folded, json) are per thread unless aggregated. */
     int by_thread = o->view == TK_XRAY_STACKS_TOP ? per_thread : !aggregate;
     if (by_thread) {
-        rc = print_threads(&p, json);
+        thread_print tp = {&p, json};
+        rc = each_thread(s, print_thread, &tp);
     } else {
         size_t n;
-        uint32_t *roots = root_values(s, 0, 0, aggregate, &n);
+        uint32_t *roots = root_values(s, aggregate, &n);
         if (!roots)
             rc = -1;
         else if (o->view == TK_XRAY_STACKS_TOP)
@@ -531,5 +574,35 @@ tk_status tk_xray_stacks_print(tk_xray_stacks *s, FILE *out,
         return st;
     if (fflush(out) != 0 || ferror(out))
         return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "writing output failed");
+    return TK_OK;
+}
+
+typedef struct walk_ctx {
+    tk_xray_stacks *s;
+    tk_xray_stacks_visitor fn;
+    void *ctx;
+} walk_ctx;
+
+static int walk_thread(void *ctx, uint32_t tid, const uint32_t *roots, size_t n)
+{
+    walk_ctx *w = ctx;
+    return walk(w->s, roots, n, tid, w->fn, w->ctx);
+}
+
+tk_status tk_xray_stacks_visit(tk_xray_stacks *s, tk_xray_stacks_threads threads,
+                               tk_xray_stacks_visitor fn, void *ctx, tk_error *err)
+{
+    int rc = 0;
+    if (threads == TK_XRAY_STACKS_AGGREGATE) {
+        size_t n;
+        uint32_t *roots = root_values(s, 1, &n);
+        rc = roots ? walk(s, roots, n, 0, fn, ctx) : -1;
+        free(roots);
+    } else {
+        walk_ctx w = {s, fn, ctx};
+        rc = each_thread(s, walk_thread, &w);
+    }
+    if (rc < 0 || s->oom)
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     return TK_OK;
 }

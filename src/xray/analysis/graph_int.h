@@ -1,0 +1,93 @@
+/* The call graph's state (graph.c: llvm-xray's replay order;
+ * graph_stream.c: the bounded-memory mode, tk_xray_graph_options.streaming). */
+#ifndef TK_XRAY_GRAPH_INT_H
+#define TK_XRAY_GRAPH_INT_H
+
+#include <tracekit/xray_graph.h>
+
+#include "core/hashmap.h"
+#include "xray/analysis/latency.h"
+#include "xray/xray_int.h"
+
+/* llvm-xray's GraphRenderer::TimeStat. */
+typedef struct tstat {
+    int64_t count;
+    double min, med, p90, p99, max, sum;
+} tstat;
+
+typedef struct frame {
+    int32_t func;
+    uint64_t tsc;
+} frame;
+
+typedef struct thread {
+    frame *stack;
+    size_t depth, cap;
+    tk_xr_clock clock; /* largest TSC seen: the ordering key */
+} thread;
+
+typedef struct vertex {
+    int32_t func;
+    uint64_t first_key, first_seq; /* first entry, in llvm-xray's order */
+    tstat s;
+    tk_lat_list lat;  /* streaming: durations of its calls */
+    uint64_t lo, hi;  /* streaming: their true extremes */
+    uint64_t total;   /* streaming: their sum (wraps: see `wrapped`) */
+    int wrapped;      /* streaming: total overflowed or a duration > INT64_MAX */
+} vertex;
+
+typedef struct event {
+    uint64_t key;    /* the thread's clock at the return */
+    uint64_t timing; /* ticks */
+    int32_t from, to;
+} event;
+
+typedef struct edge {
+    int32_t from, to;
+    tstat s;
+    uint64_t off, n; /* its timings in g->timings */
+    size_t to_vertex;
+    tk_lat_list lat;  /* streaming: durations of its calls */
+    uint64_t lo, hi;  /* streaming: their true extremes */
+    uint64_t total;   /* streaming: their sum (wraps: see `wrapped`) */
+    int wrapped;      /* streaming: total overflowed or a duration > INT64_MAX */
+} edge;
+
+struct tk_xray_graph {
+    tk_xray_graph_options opt;
+    tk_map threads;  /* tid -> thread */
+    tk_map vertices; /* (uint32_t)func -> vertex; entry 0 is the root */
+    event *ev;
+    size_t nev, evcap;
+    uint64_t seq;    /* records fed */
+    int have_last;
+    uint32_t last_tid;
+    size_t last_thread;
+    /* after finish */
+    int finished;
+    int broken; /* finishing ran out of memory: the graph is unusable */
+    tk_map edges;    /* from << 32 | to -> edge, in llvm-xray's creation order
+                        (streaming: in the order the calls returned) */
+    tk_lat_pool pool; /* streaming: the edges' and vertices' durations */
+    uint64_t *timings;
+    size_t *vorder, nvorder; /* vertex entries in output order, root excluded */
+    size_t *eorder;          /* edge entries in output order */
+    tstat edge_max, vertex_max;
+};
+
+/* Shared by both modes (graph.c). */
+size_t tk_xg_entry_index(const tk_map *m, const void *v);
+uint64_t tk_xg_edge_key(int32_t from, int32_t to);
+void tk_xg_update_stat(tstat *s, uint64_t d);
+/* Divide by the frequency (when not 0) and fix the output orders: 0, or -1
+ * when out of memory. */
+int tk_xg_finish_common(tk_xray_graph *g, uint64_t cycle_frequency);
+void tk_xg_update_max(const tstat *s, tstat *m);
+
+/* Streaming mode (graph_stream.c): a call from -> to returned after
+ * `timing` ticks (-1: out of memory); the order statistics at the end
+ * (TK_OK or TK_ENOMEM). */
+int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timing);
+tk_status tk_xg_stream_finish(tk_xray_graph *g);
+
+#endif
