@@ -390,18 +390,19 @@ async function checkFallback(file) {
 async function checkBig(file) {
   const n = 2500000
   const s = await ctx.db.run(`select count(*), sum(seq), sum(val), count(distinct name),
-    count(*) filter (where name <> 'func_' || (seq % 1000)::varchar or val <> seq * 0.5 or seq is null)
+    count(*) filter (where name <> 'func_' || (seq % 1000)::varchar or val <> seq * 0.5 or seq is null
+      or trace <> 'run \uFFFD 7')
     from read_parquet(${sqlStr(file)})`)
   check(s[0][0] === BigInt(n) && BigInt(s[0][1]) === BigInt(n) * BigInt(n - 1) / 2n && s[0][2] === (n * (n - 1) / 2) * 0.5 &&
     s[0][3] === 1000n && s[0][4] === 0n, `big: DuckDB ${s[0]}`)
   const rgs = await ctx.db.run(`select row_group_num_rows from parquet_metadata(${sqlStr(file)}) where path_in_schema = 'seq' order by row_group_id`)
   check(rgs.map(r => Number(r[0])).join(',') === '1048576,1048576,402848', `big: row groups ${rgs}`)
   let bad = 0, seen = 0
-  await hy.parquetRead({ file: await hyFile(file), compressors, columns: ['seq', 'name', 'val'], onComplete: rows => {
+  await hy.parquetRead({ file: await hyFile(file), compressors, columns: ['seq', 'name', 'val', 'trace'], onComplete: rows => {
     seen = rows.length
     for (let i = 0; i < rows.length; i++) {
-      const [sq, nm, v] = rows[i]
-      if (sq !== BigInt(i) || nm !== 'func_' + (i % 1000) || v !== i * 0.5) bad++
+      const [sq, nm, v, tr] = rows[i]
+      if (sq !== BigInt(i) || nm !== 'func_' + (i % 1000) || v !== i * 0.5 || tr !== 'run \uFFFD 7') bad++
     }
   } })
   check(seen === n && bad === 0, `big: hyparquet ${seen} rows, ${bad} wrong`)

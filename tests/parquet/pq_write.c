@@ -220,7 +220,8 @@ static int write_fallback(const char *dir)
     return close_file(w, f, "fallback");
 }
 
-/* big: defaults (NULL options), 2.5 M rows: row groups of 2^20 */
+/* big: defaults (NULL options), 2.5 M rows: row groups of 2^20; a constant
+ * column (tk_pq_set_constant) over them */
 static int write_big(const char *dir)
 {
     static table t;
@@ -228,11 +229,17 @@ static int write_big(const char *dir)
     add(&t, "seq", 0, TK_PQ_INT64, 0, TK_PQ_ENC_AUTO);
     add(&t, "name", 0, TK_PQ_STRING, 0, TK_PQ_ENC_AUTO);
     add(&t, "val", 0, TK_PQ_DOUBLE, 0, TK_PQ_ENC_AUTO);
+    add(&t, "trace", 0, TK_PQ_STRING, 0, TK_PQ_ENC_DICT); /* constant: no puts */
     tk_error err;
     FILE *f;
     tk_pq_writer *w = open_file(dir, "big", &f, &t, NULL, &err);
     if (!w)
         return fail("big", &err);
+    if (tk_pq_set_constant(w, 3, "run \xff 7", 7, &err) != TK_OK) { /* fixed: U+FFFD */
+        tk_pq_free(w);
+        fclose(f);
+        return fail("big", &err);
+    }
     char buf[64];
     for (uint64_t i = 0; i < 2500000; i++) {
         tk_pq_put_i64(w, 0, (int64_t)i);

@@ -126,6 +126,52 @@ static void test_unended_row(void **state)
     free(p);
 }
 
+/* A constant column: only a required dictionary column, only before the
+ * first row; it then takes no puts, and rows are complete without it. */
+static void test_constant(void **state)
+{
+    (void)state;
+    static const tk_pq_column cc[] = {
+        {"id", TK_PQ_INT64, 0, TK_PQ_ENC_AUTO},
+        {"trace", TK_PQ_STRING, 0, TK_PQ_ENC_DICT},
+        {"opt", TK_PQ_STRING, TK_PQ_NULLABLE, TK_PQ_ENC_DICT},
+        {"plain", TK_PQ_STRING, 0, TK_PQ_ENC_PLAIN},
+    };
+    FILE *f = tmpfile();
+    tk_error err;
+    tk_pq_writer *w = tk_pq_writer_new(f, cc, 4, NULL, &err);
+    assert_non_null(w);
+    assert_int_equal(tk_pq_set_constant(w, 0, "x", 1, &err), TK_EUSAGE);
+    assert_int_equal(tk_pq_set_constant(w, 2, "x", 1, &err), TK_EUSAGE);
+    assert_int_equal(tk_pq_set_constant(w, 3, "x", 1, &err), TK_EUSAGE);
+    assert_int_equal(tk_pq_set_constant(w, 9, "x", 1, &err), TK_EUSAGE);
+    assert_int_equal(tk_pq_set_constant(w, 1, "t", 1, &err), TK_OK);
+    assert_int_equal(tk_pq_set_constant(w, 1, "t", 1, &err), TK_EUSAGE); /* twice */
+    for (int i = 0; i < 100; i++) {
+        tk_pq_put_i64(w, 0, i);
+        tk_pq_put_str(w, 3, "p");
+        assert_int_equal(tk_pq_row_end(w, &err), TK_OK);
+    }
+    assert_int_equal(w->rows, 100);
+    tk_pq_put_i64(w, 0, 100);
+    tk_pq_put_str(w, 1, "t"); /* a put to the constant column */
+    tk_pq_put_str(w, 3, "p");
+    assert_int_equal(tk_pq_row_end(w, &err), TK_EUSAGE);
+    assert_non_null(strstr(err.message, "column 'trace' is constant (row 100)"));
+    tk_pq_free(w);
+    fclose(f);
+    /* after the first row it is too late */
+    f = tmpfile();
+    w = tk_pq_writer_new(f, cc, 4, NULL, &err);
+    tk_pq_put_i64(w, 0, 1);
+    tk_pq_put_str(w, 1, "t");
+    tk_pq_put_str(w, 3, "p");
+    assert_int_equal(tk_pq_row_end(w, &err), TK_OK);
+    assert_int_equal(tk_pq_set_constant(w, 1, "t", 1, &err), TK_EUSAGE);
+    tk_pq_free(w);
+    fclose(f);
+}
+
 /* /dev/full: unbuffered, the magic fails at once; buffered, the footer's
  * flush does. Both TK_EIO with the system's reason. */
 static void test_write_failure(void **state)
@@ -210,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_bad_schema),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_unended_row),
+        cmocka_unit_test(test_constant),
         cmocka_unit_test(test_write_failure),
         cmocka_unit_test(test_frame_and_flush),
     };

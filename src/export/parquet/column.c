@@ -34,6 +34,7 @@ static void type_rules(pq_col *c)
     c->order = r[c->type].order;
     c->lo = r[c->type].lo;
     c->hi = r[c->type].hi;
+    c->is_int = is_int(c->type);
 }
 
 int tk_pq_col_init(pq_col *c, const tk_pq_column *spec, tk_error *err)
@@ -66,6 +67,7 @@ void tk_pq_col_free(pq_col *c)
     tk_pq_buf_free(&c->defs);
     tk_pq_buf_free(&c->vals);
     tk_pq_buf_free(&c->chunk);
+    tk_pq_buf_free(&c->cval);
     tk_pq_dict_free(&c->dict);
     tk_pq_mm_free(&c->cmm);
     tk_pq_mm_free(&c->pmm);
@@ -85,26 +87,41 @@ void tk_pq_col_reset_chunk(pq_col *c)
     c->npages = 0;
 }
 
-/* The column a value goes to, or NULL (failed, or a bad call). */
-static pq_col *col_for(tk_pq_writer *w, size_t col)
+/* Why a value cannot go to column `col` (the writer failed before, or a
+ * bad call), kept as the writer's failure. */
+static void refuse(tk_pq_writer *w, size_t col)
 {
     if (w->status != TK_OK)
-        return NULL;
+        return;
     if (col >= w->ncols) {
         tk_pq_fail(w, TK_EUSAGE, "Parquet: no column %zu (the table has %zu)", col, w->ncols);
-        return NULL;
+        return;
     }
-    pq_col *c = &w->cols[col];
-    if (c->rows != w->rg_rows) {
+    const pq_col *c = &w->cols[col];
+    if (c->constant)
+        tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s' is constant (row %llu)", c->name,
+                   (unsigned long long)w->rows);
+    else
         tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s': two values in row %llu", c->name,
                    (unsigned long long)w->rows);
-        return NULL;
-    }
-    w->row_puts++;
-    return c;
 }
 
-static void present(pq_col *c)
+/* The column a value goes to, or NULL. The checks every put makes, kept
+ * to a few compares: puts are most of a conversion's cost. */
+static inline pq_col *col_for(tk_pq_writer *w, size_t col)
+{
+    if (w->status == TK_OK && col < w->ncols) {
+        pq_col *c = &w->cols[col];
+        if (c->rows == w->rg_rows && !c->constant) {
+            w->row_puts++;
+            return c;
+        }
+    }
+    refuse(w, col);
+    return NULL;
+}
+
+static inline void present(pq_col *c)
 {
     c->rows++;
     c->page_rows++;
@@ -119,41 +136,55 @@ static void bad_type(tk_pq_writer *w, const pq_col *c, const char *what)
                (unsigned long long)w->rows);
 }
 
-/* An integer as the column stores it; `neg`: v is a negative int64. */
-static void put_int(tk_pq_writer *w, pq_col *c, uint64_t v, int neg)
+/* An integer the column takes, stored as its physical type. */
+static inline void store_int(pq_col *c, uint64_t v)
+{
+    if (tk_pq_buf_reserve(&c->vals, 8) != 0)
+        return; /* oom is set: the page fails */
+    if (c->phys == PQ_INT64) {
+        memcpy(c->vals.p + c->vals.len, &v, 8);
+        c->vals.len += 8;
+    } else {
+        uint32_t x = (uint32_t)v;
+        memcpy(c->vals.p + c->vals.len, &x, 4);
+        c->vals.len += 4;
+    }
+    present(c);
+}
+
+/* An integer the column does not take: the failure that says why. */
+static void bad_int(tk_pq_writer *w, pq_col *c, uint64_t v, int neg)
 {
     if (!is_int(c->type)) {
         bad_type(w, c, "an integer");
         return;
     }
-    int ok = neg ? c->order == PQ_ORD_SIGNED && (int64_t)v >= c->lo : v <= c->hi;
-    if (!ok) {
-        unsigned long long mag = neg ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-        tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s': %s%llu is out of range (row %llu)",
-                   c->name, neg ? "-" : "", mag, (unsigned long long)w->rows);
-        return;
-    }
-    if (c->phys == PQ_INT64) {
-        tk_pq_buf_put(&c->vals, &v, 8);
-    } else {
-        uint32_t x = (uint32_t)v;
-        tk_pq_buf_put(&c->vals, &x, 4);
-    }
-    present(c);
+    unsigned long long mag = neg ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s': %s%llu is out of range (row %llu)", c->name,
+               neg ? "-" : "", mag, (unsigned long long)w->rows);
 }
 
 void tk_pq_put_i64(tk_pq_writer *w, size_t col, int64_t v)
 {
     pq_col *c = col_for(w, col);
-    if (c)
-        put_int(w, c, (uint64_t)v, v < 0);
+    if (!c)
+        return;
+    int ok = v >= 0 ? (uint64_t)v <= c->hi : c->order == PQ_ORD_SIGNED && v >= c->lo;
+    if (c->is_int && ok)
+        store_int(c, (uint64_t)v);
+    else
+        bad_int(w, c, (uint64_t)v, v < 0);
 }
 
 void tk_pq_put_u64(tk_pq_writer *w, size_t col, uint64_t v)
 {
     pq_col *c = col_for(w, col);
-    if (c)
-        put_int(w, c, v, 0);
+    if (!c)
+        return;
+    if (c->is_int && v <= c->hi)
+        store_int(c, v);
+    else
+        bad_int(w, c, v, 0);
 }
 
 void tk_pq_put_f64(tk_pq_writer *w, size_t col, double v)
@@ -227,6 +258,13 @@ void tk_pq_put_bytes(tk_pq_writer *w, size_t col, const void *p, size_t n)
     }
     if (!p)
         p = "";
+    int64_t known = c->dict_on ? tk_pq_dict_known(&c->dict, p, n) : -1;
+    if (known >= 0) { /* equal to an entry: valid UTF-8, in range, nothing added */
+        uint32_t idx = (uint32_t)known;
+        tk_pq_buf_put(&c->vals, &idx, 4);
+        present(c);
+        return;
+    }
     if (c->type == TK_PQ_STRING && fix_utf8(p, n, &w->scratch)) {
         p = w->scratch.p;
         n = w->scratch.len;
@@ -253,6 +291,25 @@ void tk_pq_put_bytes(tk_pq_writer *w, size_t col, const void *p, size_t n)
     present(c);
 }
 
+tk_status tk_pq_set_constant(tk_pq_writer *w, size_t col, const void *p, size_t n,
+                             tk_error *err)
+{
+    pq_col *c = col < w->ncols ? &w->cols[col] : NULL;
+    if (!c || c->constant || c->nullable || c->enc != TK_PQ_ENC_DICT || w->rows || c->rows)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "Parquet: column %zu cannot be made constant", col);
+    if (c->type == TK_PQ_STRING && fix_utf8(p, n, &w->scratch)) {
+        p = w->scratch.p;
+        n = w->scratch.len;
+    }
+    tk_pq_buf_put(&c->cval, p, n);
+    if (c->cval.oom)
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    c->constant = 1;
+    w->nput--;
+    return TK_OK;
+}
+
 void tk_pq_put_str(tk_pq_writer *w, size_t col, const char *s)
 {
     tk_pq_put_bytes(w, col, s, s ? strlen(s) : 0);
@@ -268,7 +325,5 @@ void tk_pq_put_null(tk_pq_writer *w, size_t col)
                    (unsigned long long)w->rows);
         return;
     }
-    c->rows++;
-    c->page_rows++;
-    tk_pq_buf_byte(&c->defs, 0);
+    tk_pq_col_null(c);
 }

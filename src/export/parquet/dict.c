@@ -18,6 +18,7 @@ void tk_pq_dict_reset(tk_pq_dict *d)
     d->plain.oom = 0;
     d->n = 0;
     d->last = 0;
+    memset(d->seen, 0, sizeof d->seen);
     if (d->slots)
         memset(d->slots, 0, (size_t)d->nslots * sizeof *d->slots);
 }
@@ -73,21 +74,6 @@ static int grow_entries(tk_pq_dict *d)
     return 0;
 }
 
-static int64_t dict_find_or_add(tk_pq_dict *d, const void *p, size_t n);
-
-int64_t tk_pq_dict_add(tk_pq_dict *d, const void *p, size_t n)
-{
-    if (d->last) { /* runs of one value (trace_id, a record kind): no hashing */
-        size_t len;
-        const uint8_t *e = tk_pq_dict_entry(d, d->last - 1, &len);
-        if (len == n && memcmp(e, p, n) == 0)
-            return d->last - 1;
-    }
-    int64_t i = dict_find_or_add(d, p, n);
-    d->last = i >= 0 ? (uint32_t)i + 1 : 0;
-    return i;
-}
-
 static int64_t dict_find_or_add(tk_pq_dict *d, const void *p, size_t n)
 {
     uint32_t h = hash(p, n);
@@ -120,4 +106,44 @@ static int64_t dict_find_or_add(tk_pq_dict *d, const void *p, size_t n)
         return -1;
     d->slots[k] = d->n + 1;
     return d->n++;
+}
+
+static size_t seen_at(const tk_pq_dict *d, const void *p, size_t n)
+{
+    return ((uintptr_t)p >> 3 ^ n) & (sizeof d->seen / sizeof d->seen[0] - 1);
+}
+
+int64_t tk_pq_dict_known(tk_pq_dict *d, const void *p, size_t n)
+{
+    size_t len;
+    if (d->last) { /* runs of one value (a record kind): no hashing */
+        const uint8_t *e = tk_pq_dict_entry(d, d->last - 1, &len);
+        if (len == n && memcmp(e, p, n) == 0)
+            return d->last - 1;
+    }
+    size_t at = seen_at(d, p, n);
+    if (d->seen[at].p == p && d->seen[at].n == n && d->seen[at].idx1) {
+        const uint8_t *e = tk_pq_dict_entry(d, d->seen[at].idx1 - 1, &len);
+        if (len == n && memcmp(e, p, n) == 0) {
+            d->last = d->seen[at].idx1;
+            return d->last - 1;
+        }
+    }
+    return -1;
+}
+
+int64_t tk_pq_dict_add(tk_pq_dict *d, const void *p, size_t n)
+{
+    int64_t i = tk_pq_dict_known(d, p, n);
+    if (i >= 0)
+        return i;
+    i = dict_find_or_add(d, p, n);
+    d->last = i >= 0 ? (uint32_t)i + 1 : 0;
+    if (i >= 0) {
+        size_t at = seen_at(d, p, n);
+        d->seen[at].p = p;
+        d->seen[at].n = (uint32_t)n;
+        d->seen[at].idx1 = (uint32_t)i + 1;
+    }
+    return i;
 }

@@ -18,11 +18,21 @@ typedef struct tk_pq_dict {
     uint32_t *slots;   /* entry index + 1; 0 empty */
     uint32_t nslots;   /* power of two */
     uint32_t last;     /* entry index + 1 of the last lookup; 0 none */
+    /* Where callers' values were found, by their address: callers pass
+     * the same few addresses (a static name, a table's entry) again and
+     * again, so an address and a memcmp usually spare hashing. */
+    struct {
+        const void *p;
+        uint32_t n, idx1; /* idx1: entry index + 1; 0 none */
+    } seen[64];
 } tk_pq_dict;
 
 void tk_pq_dict_free(tk_pq_dict *d);
 /* Forget the entries, keep the memory (a new column chunk). */
 void tk_pq_dict_reset(tk_pq_dict *d);
+/* The index of (p, n) when it is cheap to find (the value looked up last,
+ * or one found at address p before), else -1: no hashing, no adding. */
+int64_t tk_pq_dict_known(tk_pq_dict *d, const void *p, size_t n);
 /* The index of (p, n), added when new; -1 when out of memory or when the
  * dictionary would pass 4 GiB (the caller falls back to PLAIN before). */
 int64_t tk_pq_dict_add(tk_pq_dict *d, const void *p, size_t n);

@@ -150,26 +150,11 @@ static int compress_body(tk_pq_writer *w, const tk_pq_buf *body, const tk_pq_buf
     return 0;
 }
 
-int tk_pq_page_end(tk_pq_writer *w, pq_col *c)
+/* The page in w->body (encoded as `enc`, its bounds in c->pmm) compressed
+ * and appended to the chunk with its header. */
+static int emit_page(tk_pq_writer *w, pq_col *c, int enc)
 {
-    if (c->page_rows == 0 || w->status != TK_OK)
-        return w->status == TK_OK ? 0 : -1;
     tk_pq_buf *body = &w->body;
-    body->len = 0;
-    if (c->nullable) {
-        tk_pq_buf_le32(body, 0);
-        tk_pq_rle_u8(body, c->defs.p, c->page_rows, 1);
-        if (!body->oom)
-            tk_st32(body->p, (uint32_t)(body->len - 4), 0);
-    }
-    int enc = encode_values(c, body);
-    tk_pq_mm_reset(&c->pmm);
-    if (c->phys == PQ_BYTE_ARRAY) {
-        if (page_bytes_bounds(c) != 0)
-            body->oom = 1;
-    } else {
-        tk_pq_mm_page_fixed(&c->pmm, c);
-    }
     if (body->len > INT32_MAX - 4096) { /* page sizes are i32 */
         tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s': a page of %zu bytes (values too large)",
                    c->name, body->len);
@@ -201,6 +186,60 @@ int tk_pq_page_end(tk_pq_writer *w, pq_col *c)
     c->page_rows = c->page_vals = 0;
     if (c->dict_full)
         c->dict_on = c->dict_full = 0; /* PLAIN for the rest of the chunk */
+    return 0;
+}
+
+int tk_pq_page_end(tk_pq_writer *w, pq_col *c)
+{
+    if (c->page_rows == 0 || w->status != TK_OK)
+        return w->status == TK_OK ? 0 : -1;
+    tk_pq_buf *body = &w->body;
+    body->len = 0;
+    if (c->nullable) {
+        tk_pq_buf_le32(body, 0);
+        tk_pq_rle_u8(body, c->defs.p, c->page_rows, 1);
+        if (!body->oom)
+            tk_st32(body->p, (uint32_t)(body->len - 4), 0);
+    }
+    int enc = encode_values(c, body);
+    tk_pq_mm_reset(&c->pmm);
+    if (c->phys == PQ_BYTE_ARRAY) {
+        if (page_bytes_bounds(c) != 0)
+            body->oom = 1;
+    } else {
+        tk_pq_mm_page_fixed(&c->pmm, c);
+    }
+    return emit_page(w, c, enc);
+}
+
+/* Pages of a constant column: its one dictionary entry, and every row
+ * index 0 as one RLE run (bit width 1, as encode_values writes a
+ * one-entry dictionary). At most 2^20 rows a page, as the others. */
+int tk_pq_const_page(tk_pq_writer *w, pq_col *c, uint64_t rows)
+{
+    if (w->status != TK_OK)
+        return -1;
+    const void *v = c->cval.p ? (const void *)c->cval.p : "";
+    if (rows && tk_pq_dict_add(&c->dict, v, c->cval.len) < 0) {
+        tk_pq_fail(w, TK_ENOMEM, "out of memory");
+        return -1;
+    }
+    while (rows) {
+        uint32_t n = rows < (1u << 20) ? (uint32_t)rows : 1u << 20;
+        rows -= n;
+        c->rows += n;
+        c->page_rows = c->page_vals = n;
+        tk_pq_buf *body = &w->body;
+        body->len = 0;
+        tk_pq_buf_byte(body, 1);
+        tk_pq_buf_uleb(body, (uint64_t)n << 1);
+        tk_pq_buf_byte(body, 0);
+        tk_pq_mm_reset(&c->pmm);
+        if (tk_pq_mm_bytes(&c->pmm, v, c->cval.len) != 0)
+            body->oom = 1;
+        if (emit_page(w, c, PQ_RLE_DICTIONARY) != 0)
+            return -1;
+    }
     return 0;
 }
 

@@ -144,6 +144,13 @@ void tk_pq_put_bytes(tk_pq_writer *w, size_t col, const void *p, size_t n);
 void tk_pq_put_str(tk_pq_writer *w, size_t col, const char *s);
 void tk_pq_put_null(tk_pq_writer *w, size_t col);
 
+/* Make column `col` (a required STRING or BINARY column with dictionary
+ * encoding) hold (p, n) in every row, before the first row: it then
+ * takes no puts and costs nothing per row (a trace_id). TK_EUSAGE for
+ * another column or after the first row, TK_ENOMEM. */
+tk_status tk_pq_set_constant(tk_pq_writer *w, size_t col, const void *p, size_t n,
+                             tk_error *err);
+
 /* End the row: nullable columns without a value get a null, and a full
  * page or row group is encoded or written. TK_OK, or the first failure
  * since the writer began (see above); TK_EUSAGE when a required column

@@ -64,6 +64,10 @@ typedef struct pq_col {
     tk_pq_type type;
     int phys, nullable, order;
     tk_pq_encoding enc;   /* PLAIN, DICT or DELTA */
+    int constant;         /* tk_pq_set_constant: no puts; its value in cval,
+                             one page per row group */
+    tk_pq_buf cval;
+    int is_int;           /* takes tk_pq_put_i64/u64 */
     int64_t lo;           /* INT32-stored types: the range put_* takes */
     uint64_t hi;
     /* the row group */
@@ -115,6 +119,9 @@ struct tk_pq_writer {
     uint64_t rows;        /* rows ended, all row groups */
     uint64_t rg_rows;     /* rows ended in the current row group */
     size_t row_puts;      /* values (nulls too) put in the current row */
+    size_t nput;          /* columns that take puts (not constant) */
+    size_t *nullable;     /* the nullable columns' indices */
+    size_t nnullable;
     int dict_full;        /* a column's dictionary filled in this row */
     uint64_t rg_bytes;    /* compressed pages held */
     pq_row_group *rgs;
@@ -143,9 +150,18 @@ int tk_pq_write(tk_pq_writer *w, const void *p, size_t n);
 /* column.c */
 int tk_pq_col_init(pq_col *c, const tk_pq_column *spec, tk_error *err);
 void tk_pq_col_free(pq_col *c);
+/* A null in a nullable column's current row (checked by the caller). */
+static inline void tk_pq_col_null(pq_col *c)
+{
+    c->rows++;
+    c->page_rows++;
+    tk_pq_buf_byte(&c->defs, 0);
+}
 /* A new column chunk (a new row group). */
 void tk_pq_col_reset_chunk(pq_col *c);
 
+/* page.c: a constant column's page of the row group's rows. */
+int tk_pq_const_page(tk_pq_writer *w, pq_col *c, uint64_t rows);
 /* page.c: encode the column's current page into its chunk (nothing when
  * it is empty); the dictionary page, compressed into w->zbuf, its header
  * into w->hdr. -1 when the writer failed. */

@@ -4,7 +4,10 @@
 
 #include "core/bytes.h"
 
-void tk_pq_pack8(uint8_t *out, const uint64_t *v, unsigned w)
+/* The packing loop for one width: with `w` a constant (each case of
+ * tk_pq_pack8 below), it unrolls to shifts and stores. */
+static inline __attribute__((always_inline)) void pack8_w(uint8_t *out, const uint64_t *v,
+                                                          const unsigned w)
 {
     uint64_t mask = w < 64 ? (UINT64_C(1) << w) - 1 : UINT64_MAX;
     uint64_t acc = 0;
@@ -25,6 +28,28 @@ void tk_pq_pack8(uint8_t *out, const uint64_t *v, unsigned w)
     for (; bits > 0; bits -= 8) { /* 8 * w bits: whole bytes */
         *out++ = (uint8_t)acc;
         acc >>= 8;
+    }
+}
+
+#define PACK8_CASE(n) \
+    case n: pack8_w(out, v, n); break;
+
+void tk_pq_pack8(uint8_t *out, const uint64_t *v, unsigned w)
+{
+    switch (w) {
+    case 0: break;
+    PACK8_CASE(1) PACK8_CASE(2) PACK8_CASE(3) PACK8_CASE(4) PACK8_CASE(5) PACK8_CASE(6)
+    PACK8_CASE(7) PACK8_CASE(8) PACK8_CASE(9) PACK8_CASE(10) PACK8_CASE(11) PACK8_CASE(12)
+    PACK8_CASE(13) PACK8_CASE(14) PACK8_CASE(15) PACK8_CASE(16) PACK8_CASE(17) PACK8_CASE(18)
+    PACK8_CASE(19) PACK8_CASE(20) PACK8_CASE(21) PACK8_CASE(22) PACK8_CASE(23) PACK8_CASE(24)
+    PACK8_CASE(25) PACK8_CASE(26) PACK8_CASE(27) PACK8_CASE(28) PACK8_CASE(29) PACK8_CASE(30)
+    PACK8_CASE(31) PACK8_CASE(32) PACK8_CASE(33) PACK8_CASE(34) PACK8_CASE(35) PACK8_CASE(36)
+    PACK8_CASE(37) PACK8_CASE(38) PACK8_CASE(39) PACK8_CASE(40) PACK8_CASE(41) PACK8_CASE(42)
+    PACK8_CASE(43) PACK8_CASE(44) PACK8_CASE(45) PACK8_CASE(46) PACK8_CASE(47) PACK8_CASE(48)
+    PACK8_CASE(49) PACK8_CASE(50) PACK8_CASE(51) PACK8_CASE(52) PACK8_CASE(53) PACK8_CASE(54)
+    PACK8_CASE(55) PACK8_CASE(56) PACK8_CASE(57) PACK8_CASE(58) PACK8_CASE(59) PACK8_CASE(60)
+    PACK8_CASE(61) PACK8_CASE(62) PACK8_CASE(63)
+    default: pack8_w(out, v, 64); break;
     }
 }
 

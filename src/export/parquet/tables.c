@@ -215,7 +215,12 @@ static tk_status open_file(tk_pq_table *t, tk_error *err)
     }
     t->w = tk_pq_writer_new(t->f, t->cols, t->ncols, &d->opt, err);
     t->file_rows = 0;
-    return t->w ? TK_OK : err->status;
+    if (!t->w)
+        return err->status;
+    /* the trace_id column: the same in every row, no cost per row */
+    return d->trace_id ? tk_pq_set_constant(t->w, t->ncols - 1, d->trace_id,
+                                            strlen(d->trace_id), err)
+                       : TK_OK;
 }
 
 /* Finish the file being written: footer, then close (a write error names
@@ -254,8 +259,6 @@ tk_status tk_pq_table_row_end(tk_pq_table *t, tk_error *err)
                                     : tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
                                                    "%s: cannot write the table", t->name);
     }
-    if (t->dir->trace_id)
-        tk_pq_put_str(t->w, t->ncols - 1, t->dir->trace_id);
     if (tk_pq_row_end(t->w, err) != TK_OK) {
         tk_error_set_file(err, t->parts[t->nparts - 1].path);
         t->failed = 1;

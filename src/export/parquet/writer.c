@@ -118,6 +118,12 @@ static int set_columns(tk_pq_writer *w, const tk_pq_column *cols, size_t ncols, 
             if (strcmp(cols[k].name, cols[i].name) == 0)
                 return tk_pq_err(err, TK_EUSAGE, "Parquet: two columns named '%s'", cols[i].name);
     }
+    if (!(w->nullable = malloc(ncols * sizeof *w->nullable)))
+        return tk_pq_err(err, TK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < ncols; i++)
+        if (w->cols[i].nullable)
+            w->nullable[w->nnullable++] = i;
+    w->nput = ncols;
     return 0;
 }
 
@@ -154,6 +160,7 @@ void tk_pq_free(tk_pq_writer *w)
     for (size_t i = 0; i < w->ncols; i++)
         tk_pq_col_free(&w->cols[i]);
     free(w->cols);
+    free(w->nullable);
     tk_pq_compressor_free(w->z);
     for (size_t i = 0; w->kv && i < 2 * w->nkv; i++)
         free(w->kv[i]);
@@ -217,7 +224,8 @@ static int flush_row_group(tk_pq_writer *w)
     if (w->rg_rows == 0)
         return 0;
     for (size_t i = 0; i < w->ncols; i++)
-        if (tk_pq_page_end(w, &w->cols[i]) != 0)
+        if ((w->cols[i].constant ? tk_pq_const_page(w, &w->cols[i], w->rg_rows)
+                                 : tk_pq_page_end(w, &w->cols[i])) != 0)
             return -1;
     pq_row_group *rg = new_row_group(w);
     if (!rg) {
@@ -252,34 +260,37 @@ static int page_full(const tk_pq_writer *w, const pq_col *c)
  * was a third of a wide table's cost. */
 #define PAGE_CHECK_ROWS 64
 
+/* Nulls for the nullable columns left out of the row; a required column
+ * left out is the caller's bug. */
+static void fill_nulls(tk_pq_writer *w)
+{
+    size_t missing = w->nput - w->row_puts;
+    for (size_t k = 0; k < w->nnullable && missing; k++) {
+        pq_col *c = &w->cols[w->nullable[k]];
+        if (c->rows == w->rg_rows && !c->constant) {
+            tk_pq_col_null(c);
+            missing--;
+        }
+    }
+    for (size_t i = 0; i < w->ncols && missing && w->status == TK_OK; i++) {
+        const pq_col *c = &w->cols[i];
+        if (!c->constant && c->rows == w->rg_rows)
+            tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s' has no value in row %llu", c->name,
+                       (unsigned long long)w->rows);
+    }
+}
+
 tk_status tk_pq_row_end(tk_pq_writer *w, tk_error *err)
 {
-    int complete = w->row_puts == w->ncols; /* every column has its value */
+    if (w->row_puts != w->nput && w->status == TK_OK)
+        fill_nulls(w);
     w->row_puts = 0;
-    if (complete && !w->dict_full && (w->rows + 1) % PAGE_CHECK_ROWS != 0 &&
-        w->status == TK_OK) {
-        w->rows++;
-        w->rg_rows++;
-        if (w->rg_rows >= w->rg_rows_max || w->rg_bytes >= w->rg_bytes_max)
-            flush_row_group(w);
-        if (w->status != TK_OK && err)
-            *err = w->err;
-        return w->status;
+    if ((w->dict_full || (w->rows + 1) % PAGE_CHECK_ROWS == 0) && w->status == TK_OK) {
+        w->dict_full = 0;
+        for (size_t i = 0; i < w->ncols; i++)
+            if (!w->cols[i].constant && page_full(w, &w->cols[i]))
+                tk_pq_page_end(w, &w->cols[i]);
     }
-    w->dict_full = 0;
-    for (size_t i = 0; i < w->ncols && w->status == TK_OK; i++) {
-        pq_col *c = &w->cols[i];
-        if (c->rows == w->rg_rows) {
-            if (!c->nullable)
-                tk_pq_fail(w, TK_EUSAGE, "Parquet: column '%s' has no value in row %llu",
-                           c->name, (unsigned long long)w->rows);
-            else
-                tk_pq_put_null(w, i);
-        }
-        if (page_full(w, c))
-            tk_pq_page_end(w, c);
-    }
-    w->row_puts = 0; /* the nulls put above are this row's */
     if (w->status == TK_OK) {
         w->rows++;
         w->rg_rows++;
@@ -294,7 +305,7 @@ tk_status tk_pq_row_end(tk_pq_writer *w, tk_error *err)
 tk_status tk_pq_finish(tk_pq_writer *w, tk_error *err)
 {
     for (size_t i = 0; i < w->ncols && w->status == TK_OK; i++)
-        if (w->cols[i].rows != w->rg_rows)
+        if (!w->cols[i].constant && w->cols[i].rows != w->rg_rows)
             tk_pq_fail(w, TK_EUSAGE, "Parquet: the last row was not ended (tk_pq_row_end)");
     if (w->status == TK_OK && flush_row_group(w) == 0)
         tk_pq_write_footer(w);
