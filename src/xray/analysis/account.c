@@ -18,7 +18,8 @@
 typedef struct thread_state {
     tk_xr_clock clock;
     tk_xr_calls calls; /* with entry times */
-    tk_map recursion; /* func -> depth (recursive_calls_only) */
+    tk_map *recursion; /* func -> depth (recursive_calls_only; NULL until
+                          needed: threads can be millions) */
 } thread_state;
 
 typedef struct func_stats {
@@ -71,7 +72,9 @@ void tk_xray_account_free(tk_xray_account *a)
     for (size_t i = 0; i < a->threads.n; i++) {
         thread_state *t = tk_map_value(&a->threads, i);
         tk_xr_calls_free(&t->calls);
-        tk_map_free(&t->recursion);
+        if (t->recursion)
+            tk_map_free(t->recursion);
+        free(t->recursion);
     }
     for (size_t i = 0; i < a->ndirect; i++)
         tk_lat_list_free(&a->pool, &a->direct[i].lat);
@@ -132,9 +135,12 @@ typedef struct depth {
 
 static depth *depth_of(thread_state *t, int32_t func)
 {
-    if (t->recursion.value_size == 0)
-        tk_map_init(&t->recursion, sizeof(depth));
-    return tk_map_u64(&t->recursion, (uint32_t)func);
+    if (!t->recursion) {
+        if (!(t->recursion = malloc(sizeof *t->recursion)))
+            return NULL;
+        tk_map_init(t->recursion, sizeof(depth));
+    }
+    return tk_map_u64(t->recursion, (uint32_t)func);
 }
 
 static int counts(tk_xray_account *a, thread_state *t, int32_t func)

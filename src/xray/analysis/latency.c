@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FIRST_CHUNK 16
+#define FIRST_CHUNK 4 /* most functions are called a few times; millions may be */
 #define MAX_CHUNK 2048
 #define SPILL_MIN 512
 #define DEFAULT_BUDGET ((uint64_t)64 << 20)

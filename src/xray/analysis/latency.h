@@ -1,9 +1,10 @@
 /* Latencies of many functions kept exactly in bounded memory.
  *
- * Each function's values go into a list of chunks (16 values, doubling up
+ * Each function's values go into a list of chunks (4 values, doubling up
  * to a maximum), so growing never copies. Once the chunks of all lists
- * hold more than the pool's budget, a list whose largest chunk fills is
- * written to an unlinked temporary file as one run and its memory reused:
+ * hold more than the pool's budget, a list whose chunk (of at least 512
+ * values, or the largest) fills is written to an unlinked temporary file
+ * as one run and its memory reused:
  * memory stays flat however long the trace, and the values stay exact.
  * Order statistics come from selection in memory, or, for a list too big
  * to load, from histogram passes over its runs that narrow the value range

@@ -39,6 +39,8 @@ struct tk_xray_stacks {
     node *nodes;
     uint32_t n, cap;
     tk_map threads;     /* tid -> thread */
+    tk_map roots;       /* tid << 32 | func -> root node + 1 */
+    tk_map kids;        /* node << 32 | func -> callee node + 1 */
     tk_densemap order;  /* llvm-xray's Roots map: its thread order */
     int oom;
 };
@@ -51,6 +53,8 @@ tk_xray_stacks *tk_xray_stacks_new(tk_error *err)
         return NULL;
     }
     tk_map_init(&s->threads, sizeof(thread));
+    tk_map_init(&s->roots, sizeof(uint32_t));
+    tk_map_init(&s->kids, sizeof(uint32_t));
     return s;
 }
 
@@ -67,6 +71,8 @@ void tk_xray_stacks_free(tk_xray_stacks *s)
     }
     free(s->nodes);
     tk_map_free(&s->threads);
+    tk_map_free(&s->roots);
+    tk_map_free(&s->kids);
     tk_densemap_free(&s->order);
     free(s);
 }
@@ -106,6 +112,27 @@ static uint32_t new_node(tk_xray_stacks *s, int32_t func, uint32_t parent)
 
 static uint64_t diff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
+#define NEW (UINT32_MAX - 1)
+
+/* The node of `func` under `parent` (a thread's roots or a node's callees,
+ * by `key`'s high half), looked up in `m`: its id, NEW when it was just
+ * made (the last node), NONE when out of memory. A hash lookup, not a
+ * scan: a million distinct roots or callees stay linear. */
+static uint32_t find_or_add(tk_xray_stacks *s, tk_map *m, uint64_t key, int32_t func,
+                            uint32_t parent)
+{
+    uint32_t *slot = tk_map_u64(m, key | (uint32_t)func);
+    if (!slot)
+        return NONE;
+    if (*slot)
+        return *slot - 1;
+    uint32_t id = new_node(s, func, parent);
+    if (id == NONE || id >= NEW)
+        return NONE;
+    *slot = id + 1;
+    return NEW;
+}
+
 /* tk_xray_stacks_add without the error: -1 is out of memory. */
 static int add(tk_xray_stacks *s, const tk_xray_record *r)
 {
@@ -118,31 +145,29 @@ static int add(tk_xray_stacks *s, const tk_xray_record *r)
         return 2;
     if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG) {
         t->last_was_exit = 0;
-        uint32_t id = NONE;
+        uint32_t id;
         if (t->depth == 0) {
             tk_densemap_insert(&s->order, r->tid);
-            for (uint32_t i = 0; i < t->nroots && id == NONE; i++)
-                if (s->nodes[t->roots[i]].func == r->func_id)
-                    id = t->roots[i];
-            if (id == NONE) {
-                id = new_node(s, r->func_id, NONE);
-                if (id == NONE || push_u32(&t->roots, &t->nroots, &t->cap, id) != 0)
+            id = find_or_add(s, &s->roots, (uint64_t)r->tid << 32, r->func_id, NONE);
+            if (id == NEW) {
+                id = s->n - 1;
+                if (push_u32(&t->roots, &t->nroots, &t->cap, id) != 0)
                     return -1;
             }
         } else {
             uint32_t top = t->stack[t->depth - 1].node;
-            for (uint32_t i = 0; i < s->nodes[top].ncallees && id == NONE; i++)
-                if (s->nodes[s->nodes[top].callees[i]].func == r->func_id)
-                    id = s->nodes[top].callees[i];
-            if (id == NONE) {
-                id = new_node(s, r->func_id, top);
+            id = find_or_add(s, &s->kids, (uint64_t)top << 32, r->func_id, top);
+            if (id == NEW) {
+                id = s->n - 1;
                 node *p = &s->nodes[top];
-                if (id == NONE || push_u32(&p->callees, &p->ncallees, &p->cap, id) != 0)
+                if (push_u32(&p->callees, &p->ncallees, &p->cap, id) != 0)
                     return -1;
             }
         }
+        if (id == NONE)
+            return -1;
         if (t->depth == t->stack_cap) {
-            size_t c = t->stack_cap ? t->stack_cap * 2 : 64;
+            size_t c = t->stack_cap ? t->stack_cap * 2 : 4; /* small: threads may be many */
             open_call *nv = realloc(t->stack, c * sizeof *nv);
             if (!nv)
                 return -1;
@@ -207,21 +232,26 @@ static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent
     M->mid_sum = L->mid_sum + R->mid_sum;
     /* As llvm's mergeTrieNodes: right callees in order (merged with the
      * left callee of the same function), then the unmatched left callees
-     * in the order of its DenseMap. */
+     * in the order of its DenseMap. `by_func` finds a left callee by its
+     * function without a scan. */
     tk_densemap left = {0};
-    for (uint32_t i = 0; i < s->nodes[l].ncallees; i++)
-        tk_densemap_insert(&left, (uint32_t)s->nodes[s->nodes[l].callees[i]].func);
-    for (uint32_t i = 0; i < s->nodes[r].ncallees; i++) {
+    tk_map by_func;
+    tk_map_init(&by_func, sizeof(uint32_t));
+    for (uint32_t i = 0; i < s->nodes[l].ncallees; i++) {
+        uint32_t c = s->nodes[l].callees[i];
+        uint32_t *at = tk_map_u64(&by_func, (uint32_t)s->nodes[c].func);
+        if (!at)
+            s->oom = 1;
+        else
+            *at = c;
+        tk_densemap_insert(&left, (uint32_t)s->nodes[c].func);
+    }
+    for (uint32_t i = 0; i < s->nodes[r].ncallees && !s->oom; i++) {
         uint32_t rc = s->nodes[r].callees[i], child = rc;
-        if (tk_densemap_contains(&left, (uint32_t)s->nodes[rc].func)) {
-            tk_densemap_erase(&left, (uint32_t)s->nodes[rc].func);
-            for (uint32_t k = 0; k < s->nodes[l].ncallees; k++) {
-                uint32_t c = s->nodes[l].callees[k];
-                if (s->nodes[c].func == s->nodes[rc].func) {
-                    child = merge(s, c, rc, m);
-                    break;
-                }
-            }
+        uint32_t f = (uint32_t)s->nodes[rc].func;
+        if (tk_densemap_contains(&left, f)) {
+            tk_densemap_erase(&left, f);
+            child = merge(s, *(uint32_t *)tk_map_find_u64(&by_func, f), rc, m);
         }
         node *mm = &s->nodes[m];
         if (push_u32(&mm->callees, &mm->ncallees, &mm->cap, child) != 0)
@@ -229,17 +259,16 @@ static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent
     }
     uint32_t *rest = malloc((left.entries ? left.entries : 1) * sizeof *rest);
     size_t nrest = rest ? tk_densemap_keys(&left, rest) : 0;
-    for (size_t i = 0; i < nrest; i++)
-        for (uint32_t k = 0; k < s->nodes[l].ncallees; k++) {
-            uint32_t c = s->nodes[l].callees[k];
-            if ((uint32_t)s->nodes[c].func == rest[i]) {
-                node *mm = &s->nodes[m];
-                if (push_u32(&mm->callees, &mm->ncallees, &mm->cap, c) != 0)
-                    s->oom = 1;
-            }
-        }
+    s->oom |= !rest || left.oom;
+    for (size_t i = 0; i < nrest && !s->oom; i++) {
+        const uint32_t *c = tk_map_find_u64(&by_func, rest[i]);
+        node *mm = &s->nodes[m];
+        if (c && push_u32(&mm->callees, &mm->ncallees, &mm->cap, *c) != 0)
+            s->oom = 1;
+    }
     free(rest);
     tk_densemap_free(&left);
+    tk_map_free(&by_func);
     return m;
 }
 
@@ -259,26 +288,37 @@ static uint32_t *root_values(tk_xray_stacks *s, int aggregate, size_t *n)
         free(tids);
         return NULL;
     }
+    /* aggregating: where each function's root is in v (+1); a merged root
+     * leaves a hole (NONE) and goes to the end, as llvm-xray moves it */
+    tk_map at;
+    tk_map_init(&at, sizeof(size_t));
     size_t nt = tk_densemap_keys(&s->order, tids);
-    for (size_t k = 0; k < nt; k++) {
+    for (size_t k = 0; k < nt && !s->oom; k++) {
         thread *t = tk_map_u64(&s->threads, tids[k]);
-        for (uint32_t i = 0; t && i < t->nroots; i++) {
+        for (uint32_t i = 0; t && i < t->nroots && !s->oom; i++) {
             uint32_t root = t->roots[i];
-            size_t at = *n;
-            if (aggregate)
-                for (size_t j = 0; j < *n; j++)
-                    if (s->nodes[v[j]].func == s->nodes[root].func)
-                        at = j;
-            if (at == *n) {
+            size_t *pos = aggregate ? tk_map_u64(&at, (uint32_t)s->nodes[root].func) : NULL;
+            if (aggregate && !pos) {
+                s->oom = 1;
+            } else if (pos && *pos) {
+                uint32_t m = merge(s, v[*pos - 1], root, NONE);
+                v[*pos - 1] = NONE;
+                v[(*n)++] = m;
+                *pos = *n;
+            } else {
                 v[(*n)++] = root;
-            } else { /* merged root moves to the end */
-                uint32_t m = merge(s, v[at], root, NONE);
-                memmove(&v[at], &v[at + 1], (*n - at - 1) * sizeof *v);
-                v[*n - 1] = m;
+                if (pos)
+                    *pos = *n;
             }
         }
     }
+    tk_map_free(&at);
     free(tids);
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (v[i] != NONE)
+            v[kept++] = v[i];
+    *n = kept;
     return v;
 }
 

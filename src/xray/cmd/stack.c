@@ -76,37 +76,34 @@ static tk_status write_stacks(tk_command_ctx *c, FILE *f, tk_sink *json, void *c
     return tk_xray_stacks_print(out->stacks, f, &o, err);
 }
 
+/* The sink's calls (tk_xray_cmd_feed). */
+static int add(void *analysis, const tk_xray_record *rec, tk_error *err)
+{
+    return tk_xray_stacks_add(analysis, rec, err);
+}
+
+static void describe(tk_command_ctx *c, void *ctx, const tk_xray_reader *r,
+                     const tk_xray_record *rec, int failure, int warning)
+{
+    tk_cmd_note(c, "%s: offset 0x%llx (record %llu): %s%s of %s on thread %u%s", c->path,
+                (unsigned long long)tk_xray_reader_offset(r),
+                (unsigned long long)tk_xray_reader_index(r), warning ? "warning: " : "",
+                tk_xray_kind_name(rec->kind), tk_xray_map_name(ctx, rec->func_id), rec->tid,
+                failure == 1 ? " has no matching entry"
+                             : ": TSC goes back: the record is in its thread's past");
+}
+
 /* Every record into `st`; returns -1 to go on, or the exit status. */
 static int feed(tk_command_ctx *c, const stack_args *a, tk_xray_reader *r, tk_xray_stacks *st,
                 tk_xray_map *map)
 {
-    tk_error err;
-    tk_error_clear(&err);
-    tk_xray_record rec;
-    int got;
-    while ((got = tk_xray_next(r, &rec, &err)) > 0) {
-        int f = tk_xray_stacks_add(st, &rec, &err);
-        if (f < 0)
-            return c->host->report(c, NULL, &err);
-        if (f == 0)
-            continue;
-        tk_cmd_note(c, "%s: offset 0x%llx (record %llu): %s%s of %s on thread %u%s", c->path,
-                    (unsigned long long)tk_xray_reader_offset(r),
-                    (unsigned long long)tk_xray_reader_index(r),
-                    a->keep_going ? "warning: " : "", tk_xray_kind_name(rec.kind),
-                    tk_xray_map_name(map, rec.func_id), rec.tid,
-                    f == 1 ? " has no matching entry"
-                           : ": TSC goes back: the record is in its thread's past");
-        if (!a->keep_going)
-            return TK_EXIT_FAILED;
-    }
-    if (got < 0)
-        return c->host->report(c, c->path, &err);
-    if (tk_xray_stacks_empty(st)) {
+    tk_xray_cmd_sink s = {add, describe, st, map, "stacked"};
+    int rc = tk_xray_cmd_feed(c, r, a->keep_going, &s);
+    if (rc < 0 && tk_xray_stacks_empty(st)) {
         tk_cmd_note(c, "%s: no instrumented calls in the trace", c->path);
         return TK_EXIT_FAILED;
     }
-    return -1;
+    return rc;
 }
 
 static int run(tk_command_ctx *c)
