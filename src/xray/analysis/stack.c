@@ -218,13 +218,43 @@ int tk_xray_stacks_add(tk_xray_stacks *s, const tk_xray_record *r, tk_error *err
 
 /* ------------------------------------------------------------- merging */
 
-static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent)
+/* Nodes l and r (the same function) merged into m, made already; the
+ * callees both have become work items (merged later into the nodes made
+ * for them here), so deep trees need no deep recursion. */
+typedef struct merge_item {
+    uint32_t l, r, m;
+} merge_item;
+
+typedef struct merge_work {
+    merge_item *v;
+    size_t n, cap;
+} merge_work;
+
+static uint32_t merge_later(tk_xray_stacks *s, merge_work *w, uint32_t l, uint32_t r,
+                            uint32_t parent)
 {
     uint32_t m = new_node(s, s->nodes[l].func, parent);
     if (m == NONE) {
         s->oom = 1;
         return l;
     }
+    if (w->n == w->cap) {
+        size_t c = w->cap ? w->cap * 2 : 16;
+        merge_item *v = realloc(w->v, c * sizeof *v);
+        if (!v) {
+            s->oom = 1;
+            return l;
+        }
+        w->v = v;
+        w->cap = c;
+    }
+    w->v[w->n++] = (merge_item){l, r, m};
+    return m;
+}
+
+static void merge_one(tk_xray_stacks *s, merge_work *w, merge_item it)
+{
+    uint32_t l = it.l, r = it.r, m = it.m;
     node *L = &s->nodes[l], *R = &s->nodes[r], *M = &s->nodes[m];
     M->term_n = L->term_n + R->term_n;
     M->term_sum = L->term_sum + R->term_sum;
@@ -251,7 +281,7 @@ static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent
         uint32_t f = (uint32_t)s->nodes[rc].func;
         if (tk_densemap_contains(&left, f)) {
             tk_densemap_erase(&left, f);
-            child = merge(s, *(uint32_t *)tk_map_find_u64(&by_func, f), rc, m);
+            child = merge_later(s, w, *(uint32_t *)tk_map_find_u64(&by_func, f), rc, m);
         }
         node *mm = &s->nodes[m];
         if (push_u32(&mm->callees, &mm->ncallees, &mm->cap, child) != 0)
@@ -269,6 +299,15 @@ static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent
     free(rest);
     tk_densemap_free(&left);
     tk_map_free(&by_func);
+}
+
+static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent)
+{
+    merge_work w = {0};
+    uint32_t m = merge_later(s, &w, l, r, parent);
+    while (w.n && !s->oom)
+        merge_one(s, &w, w.v[--w.n]);
+    free(w.v);
     return m;
 }
 
