@@ -90,6 +90,8 @@ def analyses(r, trace, fmt):
         return [("bbm", ONE, ["bbm"])]
     if fmt == "cacheray":
         return [("cachesim", ONE, ["cachesim"]), ("cachesim", ONE, ["cachesim", "--reuse", "--no-3c"]),
+                ("mrc", ONE, ["mrc"]),
+                ("mrc", ONE, ["mrc", "--sample", "0.5", "--exact", "--ways", "2", "--sizes", "256,512"]),
                 ("validate", LINES, ["validate", "--max-warnings", "1"])]
     if fmt in ("ucir", "usercorn"):
         rc, out, _ = r.run(["replay", "--json", trace])
@@ -118,6 +120,14 @@ def made_traces(tmp, mktrace, fixture):
     runs += [(s, sh, a + [warn], True) for s, sh, a in
              [("validate", LINES, ["validate"]), ("dump", LINES, ["dump"]), ("bbm", ONE, ["bbm"]),
               ("report", ONE, ["report"])]]
+    xmap = os.path.join(tmp, "map.yaml")  # extract reads maps as well as binaries
+    with open(xmap, "w") as f:
+        f.write("---\n- { id: 1, address: 0x401000, function: 0x401000, kind: function-enter, "
+                "always-instrument: true, function-name: main, version: 2 }\n"
+                "- { id: 1, address: 0xFFFFFFFFFFFF0010, function: 0x401000, kind: function-exit, "
+                "always-instrument: false, function-name: main, version: 2 }\n...\n")
+    runs += [("extract", LINES, ["extract", xmap], True),
+             ("extract", LINES, ["extract", "-s", xmap], True)]
     if mktrace and fixture:
         shared = os.path.join(tmp, "shared.trace")
         subprocess.run([mktrace, "shared", shared], check=True)

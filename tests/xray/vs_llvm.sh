@@ -1,6 +1,7 @@
 #!/bin/sh
-# tracekit account, stack and graph must print exactly what llvm-xray prints, on
-# basic and FDR traces recorded now from programs/. Each comparison runs
+# tracekit account, stack, graph and extract must print exactly what llvm-xray
+# prints, on basic and FDR traces recorded now from programs/ (and their
+# binaries). Each comparison runs
 # tracekit twice: with its own options and with llvm-xray's arguments
 # verbatim (LLVM's spellings: -sort=count, -instr_map=BIN, -f=csv, ...), as
 # a script written for llvm-xray would.
@@ -77,6 +78,24 @@ llvm_graph() {
 }
 
 if want records; then
+# extract: the instrumentation maps of the binaries (C, C++, threads)
+for bin in "$dir/st" "$dir/fdr" "$dir/mt"; do
+    b=$(basename "$bin")
+    same "extract $b" extract "$bin" -- extract "$bin"
+    same "extract -s $b" extract -s "$bin" -- extract -symbolize "$bin"
+    same "extract -s --no-demangle $b" extract -s --no-demangle "$bin" \
+        -- extract -symbolize -no-demangle "$bin"
+    n=$((n + 1))
+    "$xr" extract -s -output="$dir/xr.txt" "$bin" &&
+        "$tk" extract -symbolize -output="$dir/tk.txt" "$bin" &&
+        cmp -s "$dir/tk.txt" "$dir/xr.txt" ||
+        { echo "DIFF: extract -output= $b"; fail=$((fail + 1)); }
+    # the JSON lines: one per sled, as many as the YAML's
+    n=$((n + 1))
+    sleds=$("$tk" extract --json "$bin" | grep -c '"kind"')
+    lines=$("$xr" extract "$bin" | grep -c '^- {')
+    [ "$sleds" = "$lines" ] || { echo "DIFF: extract --json $b: $sleds != $lines"; fail=$((fail + 1)); }
+done
 for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
     [ -f "$trace" ] || { echo "no trace recorded ($trace)"; exit 1; }
     t=$(basename "$trace")

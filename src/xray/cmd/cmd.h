@@ -11,7 +11,8 @@
 #include "core/command_int.h"
 #include "core/format_ops.h"
 
-extern const tk_command tk_xray_cmd_account, tk_xray_cmd_stack, tk_xray_cmd_graph;
+extern const tk_command tk_xray_cmd_account, tk_xray_cmd_stack, tk_xray_cmd_graph,
+    tk_xray_cmd_extract;
 /* For tk_fmt_xray (options.c). */
 extern const tk_command *const tk_xray_commands[];
 extern const tk_option tk_xray_command_options[];

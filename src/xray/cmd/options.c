@@ -5,7 +5,7 @@
 #include "xray/cmd/cmd.h"
 
 const tk_command *const tk_xray_commands[] = {&tk_xray_cmd_account, &tk_xray_cmd_stack,
-                                              &tk_xray_cmd_graph, NULL};
+                                              &tk_xray_cmd_graph, &tk_xray_cmd_extract, NULL};
 
 /* convert -f: llvm-xray's -output-format names, stored as the --to they
  * mean. */
