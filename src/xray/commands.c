@@ -88,15 +88,20 @@ tk_xray_reader *tk_xr_open(tk_input *in, const tk_options *o, tk_error *err)
 
 /* The llvm-xray fdr-dump line for a raw record (payloads escaped, and the
  * typed-event line gets its closing '>'). */
-static void fdr_line(tk_strbuf *b, const tk_xray_fdr_record *x, unsigned version)
+static void fdr_line(tk_strbuf *b, const tk_xray_fdr_record *x, unsigned version,
+                     tk_xray_map *map)
 {
     static const char *const fn[] = {"Function Enter", "Function Exit",
                                      "Function Tail Exit", "Function Enter With Arg"};
     sb_reset(b);
     switch (x->kind) {
     case TK_XRAY_FDR_FUNCTION:
-        sb_printf(b, "<%s: #%" PRIu32 " delta = +%" PRIu32 ">", fn[x->action & 3],
-                  x->func_id, x->delta);
+        if (map) /* -m: the name after the id (fdr-dump has no -m) */
+            sb_printf(b, "<%s: #%" PRIu32 " %s delta = +%" PRIu32 ">", fn[x->action & 3],
+                      x->func_id, tk_xray_map_name(map, (int32_t)x->func_id), x->delta);
+        else
+            sb_printf(b, "<%s: #%" PRIu32 " delta = +%" PRIu32 ">", fn[x->action & 3],
+                      x->func_id, x->delta);
         break;
     case TK_XRAY_FDR_NEW_BUFFER:
         sb_printf(b, "<Thread ID: %" PRId32 ">", x->tid);
@@ -163,7 +168,7 @@ static void hex_data(tk_sink *s, const uint8_t *d, size_t n)
 }
 
 static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
-                     unsigned version)
+                     unsigned version, tk_xray_map *map)
 {
     static const char *const actions[] = {"enter", "exit", "tail-exit", "enter-arg"};
     tk_sink_record_begin(s);
@@ -174,6 +179,8 @@ static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
     case TK_XRAY_FDR_FUNCTION:
         tk_sink_cstr(s, "action", actions[x->action & 3], TK_SINK_ENUM);
         tk_sink_u64(s, "func_id", x->func_id, 0);
+        if (map)
+            tk_sink_cstr(s, "function", tk_xray_map_name(map, (int32_t)x->func_id), 0);
         tk_sink_u64(s, "delta", x->delta, 0);
         break;
     case TK_XRAY_FDR_NEW_BUFFER: tk_sink_i64(s, "thread", x->tid); break;
@@ -207,7 +214,8 @@ static void fdr_json(tk_sink *s, const tk_xray_fdr_record *x, uint64_t i,
     tk_sink_record_end(s);
 }
 
-void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off)
+void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off,
+                       tk_xray_map *map)
 {
     tk_sink_record_begin(s);
     tk_sink_u64(s, "record", i, TK_SINK_BARE);
@@ -218,6 +226,8 @@ void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t
     tk_sink_cstr(s, "kind", tk_xray_kind_name(r->kind), TK_SINK_BARE | TK_SINK_ENUM);
     if (r->kind <= TK_XRAY_ENTER_ARG)
         tk_sink_i64(s, "func_id", r->func_id);
+    if (r->kind <= TK_XRAY_ENTER_ARG && map)
+        tk_sink_cstr(s, "function", tk_xray_map_name(map, r->func_id), 0);
     tk_sink_u64(s, "tsc", r->tsc, 0);
     tk_sink_u64(s, "cpu", r->cpu, 0);
     tk_sink_u64(s, "thread", r->tid, 0);
@@ -260,9 +270,14 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
     int logical, rc = 0;
     if (options(o, &skip, &limit, &logical, err) != TK_OK)
         return err->status;
-    tk_xray_reader *r = tk_xr_open(in, o, err);
-    if (!r)
+    tk_xray_map *map = tk_xr_open_map(o, err);
+    if (!map && err->status != TK_OK)
         return err->status;
+    tk_xray_reader *r = tk_xr_open(in, o, err);
+    if (!r) {
+        tk_xray_map_free(map);
+        return err->status;
+    }
     const tk_xray_header *h = tk_xray_reader_header(r);
     if (tk_xray_reader_layout(r) == TK_XRAY_FDR && !logical && !tk_xray_reader_is_yaml(r)) {
         tk_strbuf line = {0};
@@ -271,9 +286,9 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
             if (i++ < skip)
                 continue;
             if (tk_sink_get_style(s) == TK_SINK_JSON) {
-                fdr_json(s, &x, i - 1, h->version);
+                fdr_json(s, &x, i - 1, h->version, map);
             } else {
-                fdr_line(&line, &x, h->version);
+                fdr_line(&line, &x, h->version, map);
                 tk_sink_record_begin(s);
                 tk_sink_str(s, "record", line.p, line.len, TK_SINK_BARE);
                 tk_sink_record_end(s);
@@ -286,11 +301,12 @@ static tk_status xr_dump(tk_input *in, const tk_options *o, tk_sink *s, tk_error
         while (shown < limit && (rc = tk_xray_next(r, &rec, err)) > 0) {
             if (i++ < skip) /* counts the records the selection keeps */
                 continue;
-            tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
+            tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r), map);
             shown++;
         }
     }
     tk_xray_reader_free(r);
+    tk_xray_map_free(map);
     return shown < limit && rc < 0 ? err->status : TK_OK;
 }
 
@@ -392,7 +408,7 @@ static tk_status xr_convert(tk_input *in, const tk_options *o, const char *targe
             return err->status;
         }
         while ((rc = tk_xray_next(r, &rec, err)) > 0)
-            tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r));
+            tk_xr_sink_record(s, &rec, tk_xray_reader_index(r), tk_xray_reader_offset(r), NULL);
         st = rc < 0 ? err->status : tk_sink_finish(s, err);
         tk_sink_free(s);
         tk_xray_reader_free(r);

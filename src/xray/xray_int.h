@@ -167,7 +167,8 @@ void tk_xr_reader_attach(tk_xray_reader *r, tk_xr_filter *f, struct tk_spool *sp
 
 /* Commands (commands.c, info.c): a reader with the selection of `o`. */
 tk_xray_reader *tk_xr_open(tk_input *in, const tk_options *o, tk_error *err);
-void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off);
+void tk_xr_sink_record(tk_sink *s, const tk_xray_record *r, uint64_t i, uint64_t off,
+                       struct tk_xray_map *map);
 tk_status tk_xr_validate(tk_input *in, const tk_options *o, tk_sink *s,
                          uint64_t *nwarnings, tk_error *err);
 tk_status tk_xr_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);

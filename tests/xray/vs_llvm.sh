@@ -151,6 +151,19 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-*; do
     # -symbolize without a map: every function "#<id>"
     same "convert yaml -y $t" convert --to yaml -y "$trace" -- convert -f yaml -y "$trace"
     same "stack -m $t" stack -m "$bin" "$trace" -- stack -instr_map="$bin" "$trace"
+    # dump -m: every call record named as account -m names its function
+    n=$((n + 1))
+    "$tk" dump --records logical --json -m "$bin" "$trace" > "$dir/dump.json" &&
+        "$tk" account --json -k -m "$bin" "$trace" > "$dir/acct.json" &&
+        python3 -c '
+import json, sys
+acct = {r["func_id"]: r["function"] for r in json.load(open(sys.argv[2]))}
+recs = [json.loads(l) for l in open(sys.argv[1])]
+calls = [r for r in recs if "func_id" in r]
+bad = [r for r in calls if r.get("function") != acct.get(r["func_id"], r.get("function"))]
+named = set(r["func_id"] for r in calls if "function" in r)
+sys.exit(1 if bad or not calls or len(named) < len(acct) or len(named) != len(set(r["func_id"] for r in calls)) else 0)
+' "$dir/dump.json" "$dir/acct.json" || { echo "DIFF: dump -m $t"; fail=$((fail + 1)); }
     same "stack -m flame $t" stack -m "$bin" --all-stacks --stack-format flame "$trace" \
         -- stack -m="$bin" -all-stacks -stack-format=flame -keep-going "$trace"
     # folded self times add up to the time of the root calls

@@ -23,15 +23,17 @@ static tk_status output_format(tk_options *o, const tk_option *opt, const char *
 }
 
 #define NAMED "convert report account stack graph"
+#define MAPPED "dump " NAMED
 #define SELECTING "info dump convert report account stack graph"
 
 const tk_option tk_xray_command_options[] = {
-    {.name = "instr-map", .letter = 'm', .value = "BIN", .commands = NAMED,
-     .help = "binary (or YAML map) with the xray_instr_map section, to name functions"},
+    {.name = "instr-map", .letter = 'm', .value = "BIN", .commands = MAPPED,
+     .help = "binary (or YAML map) with the xray_instr_map section, to name functions "
+             "(dump: a function member, after #id in raw FDR lines)"},
     {.name = "instr_map", .flags = TK_OPTION_ALIAS},
-    {.name = "no-demangle", .key = "demangle", .set = "0", .commands = NAMED,
+    {.name = "no-demangle", .key = "demangle", .set = "0", .commands = MAPPED,
      .help = "keep C++ names mangled (--demangle: the default, LLVM's spelling)"},
-    {.name = "demangle", .set = "1", .flags = TK_OPTION_HIDDEN, .commands = NAMED},
+    {.name = "demangle", .set = "1", .flags = TK_OPTION_HIDDEN, .commands = MAPPED},
     {.name = "thread", .value = "LIST", .parse = tk_opt_select, .commands = SELECTING,
      .help = "only these threads: tids and FIRST-LAST ranges (1,5-9)"},
     {.name = "range", .value = "FROM:TO", .parse = tk_opt_select, .commands = SELECTING,
