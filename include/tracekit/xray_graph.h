@@ -140,6 +140,49 @@ typedef struct tk_xray_graph_print_options {
 tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
                                   const tk_xray_graph_print_options *o, tk_error *err);
 
+/* ---- graph-diff (llvm-xray graph-diff): the union of two finished
+ * graphs, functions matched by name (each graph's names from `name` with
+ * its own context; NULL: "#<id>"; the root is ""), in the order of
+ * llvm-xray's name-keyed DenseMaps. A diff is a handle like a graph; it
+ * keeps pointers into neither graph. NULL when out of memory. */
+typedef struct tk_xray_graph_diff tk_xray_graph_diff;
+
+tk_xray_graph_diff *tk_xray_graph_diff_new(const tk_xray_graph *a, const tk_xray_graph *b,
+                                           const char *(*name)(void *ctx, int32_t func_id),
+                                           void *const name_ctx[2], tk_error *err);
+void tk_xray_graph_diff_free(tk_xray_graph_diff *d);
+
+/* Vertex i (its name; st[0], st[1]: its statistics in A and in B, NULL
+ * where it is missing) and edge i (its vertices' indices). 0, or -1 past
+ * the end. */
+size_t tk_xray_graph_diff_vertices(const tk_xray_graph_diff *d);
+int tk_xray_graph_diff_vertex(const tk_xray_graph_diff *d, size_t i, const char **name,
+                              const tk_xray_graph_stats *st[2]);
+size_t tk_xray_graph_diff_edges(const tk_xray_graph_diff *d);
+int tk_xray_graph_diff_edge(const tk_xray_graph_diff *d, size_t i, size_t *from, size_t *to,
+                            const tk_xray_graph_stats *st[2]);
+
+/* The relative difference of statistic `t`: B / A - 1 (as llvm-xray:
+ * inf or nan when A's is 0). */
+double tk_xray_graph_diff_rel(const tk_xray_graph_stats *st[2], tk_xray_graph_stat t);
+
+typedef struct tk_xray_graph_diff_print_options {
+    tk_xray_graph_stat edge_label, edge_color, vertex_label, vertex_color;
+    int vertex_label_trunc; /* names cut to this many bytes + "..." (0: 40) */
+} tk_xray_graph_diff_print_options;
+
+/* llvm-xray graph-diff's DOT output, byte for byte where llvm-xray works:
+ * labels "{name|12.34%}" and "12.34%" (the relative difference); colours
+ * from the PiYG scheme at the difference capped to [-1, 1], #FF0000 for
+ * what only A has and #00FF00 for what only B has; an edge's pen width
+ * the colour statistic's difference when above 1. An undefined difference
+ * (0 against 0: "nan") takes the scheme's first colour, as llvm-xray 14
+ * prints it. Names are printed as they are, '"' and '\' escaped. TK_OK,
+ * or TK_EIO if writing failed. */
+tk_status tk_xray_graph_diff_print_dot(const tk_xray_graph_diff *d, FILE *out,
+                                       const tk_xray_graph_diff_print_options *o,
+                                       tk_error *err);
+
 /* The colour llvm-xray's OrRd scheme gives `point` in [0, 1] (clamped; NaN
  * counts as 0), as "#RRGGBB" into buf[8]. Cannot fail. */
 void tk_xray_graph_color(double point, char buf[8]);

@@ -25,7 +25,7 @@ for cmd in $commands; do "$tk" "$cmd" --list-options; done | cut -d' ' -f1 | sor
 man_section() {
     awk -v cmd="$1" '
         /^\.SH/ { on = 0 }
-        /^\.BI "[a-z]+ / { split($0, w, "\""); split(w[2], n, " "); on = (n[1] == cmd) }
+        /^\.BI "[a-z][a-z-]* / { split($0, w, "\""); split(w[2], n, " "); on = (n[1] == cmd) }
         on' "$man" | sed 's/\\-/-/g'
 }
 # the man page's sections for options several commands share

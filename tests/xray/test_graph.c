@@ -397,6 +397,54 @@ static void test_streaming(void **state)
     }
 }
 
+/* graph-diff: the union by name, each side's statistics (NULL where a
+ * function or edge is missing), the relative difference, and the colours
+ * of what only one side has. */
+static void test_diff(void **state)
+{
+    (void)state;
+    static const r ra[] = {{'E', 1, 0, 1}, {'E', 2, 10, 1}, {'X', 2, 20, 1}, {'X', 1, 100, 1}};
+    static const r rb[] = {{'E', 1, 0, 1}, {'E', 3, 5, 1}, {'X', 3, 6, 1}, {'X', 1, 150, 1}};
+    tk_xray_graph *a = build(ra, N(ra), 0, 0), *b = build(rb, N(rb), 0, 0);
+    tk_error err;
+    tk_xray_graph_diff *d = tk_xray_graph_diff_new(a, b, NULL, NULL, &err);
+    assert_non_null(d);
+    assert_int_equal(tk_xray_graph_diff_vertices(d), 4); /* root, #1, #2, #3 */
+    assert_int_equal(tk_xray_graph_diff_edges(d), 3);
+    int seen = 0;
+    for (size_t i = 0; i < 4; i++) {
+        const char *name;
+        const tk_xray_graph_stats *st[2];
+        tk_xray_graph_diff_vertex(d, i, &name, st);
+        if (!strcmp(name, "#1")) {
+            seen |= 1;
+            assert_true(st[0] && st[1] && st[0]->sum == 100 && st[1]->sum == 150);
+            assert_true(tk_xray_graph_diff_rel(st, TK_XRAY_GRAPH_SUM) == 0.5);
+        } else if (!strcmp(name, "#2")) {
+            seen |= 2;
+            assert_true(st[0] && !st[1]);
+        } else if (!strcmp(name, "#3")) {
+            seen |= 4;
+            assert_true(!st[0] && st[1] && st[1]->count == 1);
+        }
+    }
+    assert_int_equal(seen, 7);
+    tu_capture cap;
+    tu_capture_open(&cap);
+    tk_xray_graph_diff_print_options o = {.vertex_color = TK_XRAY_GRAPH_SUM,
+                                          .vertex_label = TK_XRAY_GRAPH_SUM};
+    assert_int_equal(tk_xray_graph_diff_print_dot(d, cap.fp, &o, &err), TK_OK);
+    char *dot = tu_capture_close(&cap);
+    assert_non_null(strstr(dot, "[label=\"{#1|50.00%}\" color=\""));
+    assert_non_null(strstr(dot, "[label=\"#2\" color=\"#FF0000\"]")); /* only in A */
+    assert_non_null(strstr(dot, "[label=\"#3\" color=\"#00FF00\"]")); /* only in B */
+    assert_non_null(strstr(dot, "[label=\"F0\"]"));
+    free(dot);
+    tk_xray_graph_diff_free(d);
+    tk_xray_graph_free(a);
+    tk_xray_graph_free(b);
+}
+
 static void test_deduce_sibling_calls(void **state)
 {
     (void)state;
@@ -614,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_order_statistics),
         cmocka_unit_test(test_sorted_order),
         cmocka_unit_test(test_streaming),
+        cmocka_unit_test(test_diff),
         cmocka_unit_test(test_deduce_sibling_calls),
         cmocka_unit_test(test_keep_going),
         cmocka_unit_test(test_unfinished_and_events),

@@ -351,8 +351,10 @@ static int make_orders(tk_xray_graph *g)
     size_t n = tk_densemap_keys(&vm, keys);
     g->nvorder = 0;
     for (size_t i = 0; i < n; i++) {
-        if (keys[i] == 0)
+        if (keys[i] == 0) {
+            g->root_at = g->nvorder; /* graph-diff walks the root too */
             continue;
+        }
         vertex *v = tk_map_u64(&g->vertices, keys[i]);
         if (!v)
             goto out;
@@ -691,31 +693,38 @@ static double interpolate_hue(double h0, double h1, double t)
     return fmod(h0 + t * (h1 - h0) + 720, 360);
 }
 
-void tk_xray_graph_color(double point, char buf[8])
+void tk_xg_color(const unsigned char (*map)[3], size_t n, double lo, double hi,
+                 const unsigned char *below, const unsigned char *above, double point,
+                 char buf[8])
 {
     unsigned char rgb[3];
     if (isnan(point))
-        point = 0.0;
-    if (point < 0.0) {
-        memcpy(rgb, orrd[0], 3);
-    } else if (point > 1.0) {
-        memcpy(rgb, orrd[8], 3);
+        point = lo;
+    if (point < lo) {
+        memcpy(rgb, below, 3);
+    } else if (point > hi) {
+        memcpy(rgb, above, 3);
     } else {
-        const size_t max_index = 8;
-        double width = 1.0 / (double)max_index;
-        size_t section = (size_t)floor(point / width);
+        const size_t max_index = n - 1;
+        double width = (hi - lo) / (double)max_index, off = point - lo;
+        size_t section = (size_t)floor(off / width);
         if (section > max_index)
             section = max_index;
-        double t = (point - section * width) / width;
+        double t = (off - section * width) / width;
         double h0[3], h1[3], h[3];
-        to_hsv(orrd[section], h0);
-        to_hsv(orrd[section + 1 < max_index ? section + 1 : max_index], h1);
+        to_hsv(map[section], h0);
+        to_hsv(map[section + 1 < max_index ? section + 1 : max_index], h1);
         h[0] = interpolate_hue(h0[0], h1[0], t);
         h[1] = h0[1] + t * (h1[1] - h0[1]);
         h[2] = h0[2] + t * (h1[2] - h0[2]);
         to_rgb(h, rgb);
     }
     snprintf(buf, 8, "#%02X%02X%02X", rgb[0], rgb[1], rgb[2]);
+}
+
+void tk_xray_graph_color(double point, char buf[8])
+{
+    tk_xg_color(orrd, 9, 0.0, 1.0, orrd[0], orrd[8], point, buf);
 }
 
 static void put_color(FILE *out, const tstat *s, const tstat *max, tk_xray_graph_stat t)

@@ -71,6 +71,7 @@ struct tk_xray_graph {
     tk_lat_pool pool; /* streaming: the edges' and vertices' durations */
     uint64_t *timings;
     size_t *vorder, nvorder; /* vertex entries in output order, root excluded */
+    size_t root_at;          /* the root's place among them in llvm-xray's order */
     size_t *eorder;          /* edge entries in output order */
     tstat edge_max, vertex_max;
 };
@@ -83,6 +84,11 @@ void tk_xg_update_stat(tstat *s, uint64_t d);
  * when out of memory. */
 int tk_xg_finish_common(tk_xray_graph *g, uint64_t cycle_frequency);
 void tk_xg_update_max(const tstat *s, tstat *m);
+/* A colour of scheme `map` (n colours over [lo, hi], interpolated in HSV
+ * as llvm-xray's ColorHelper; `below`/`above` outside) as "#RRGGBB". */
+void tk_xg_color(const unsigned char (*map)[3], size_t n, double lo, double hi,
+                 const unsigned char *below, const unsigned char *above, double point,
+                 char buf[8]);
 
 /* Streaming mode (graph_stream.c): a call from -> to returned after
  * `timing` ticks (-1: out of memory); the order statistics at the end

@@ -15,6 +15,10 @@ typedef struct tk_densemap {
     size_t nbuckets, entries, tombstones;
     int oom;
     int pairs; /* keys are (first << 32 | second) pairs (set by _pair_) */
+    /* Keys that stand for strings (DenseMap<StringRef>): each key is an
+     * index into this table of the strings' hashes (tk_densemap_str_hash),
+     * set before the first insert; distinct strings, distinct keys. */
+    const uint32_t *hashes;
 } tk_densemap;
 
 void tk_densemap_free(tk_densemap *m);
@@ -33,5 +37,9 @@ void tk_densemap_pair_insert(tk_densemap *m, uint32_t first, uint32_t second);
 int tk_densemap_pair_contains(const tk_densemap *m, uint32_t first, uint32_t second);
 /* Pairs in iteration order into `out` as first << 32 | second. */
 size_t tk_densemap_pair_keys(const tk_densemap *m, uint64_t *out);
+
+/* DenseMapInfo<StringRef>::getHashValue: llvm::hash_value of the bytes
+ * (llvm/ADT/Hashing.h, LLVM 14's fixed seed), truncated to 32 bits. */
+uint32_t tk_densemap_str_hash(const char *s, size_t n);
 
 #endif

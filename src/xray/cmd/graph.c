@@ -81,7 +81,7 @@ static void seconds(tk_sink *s, const char *key, double v, uint64_t freq)
         tk_sink_null(s, key);
 }
 
-static void json_stats(tk_sink *s, const tk_xray_graph_stats *st, uint64_t freq)
+void tk_xray_cmd_graph_stats(tk_sink *s, const tk_xray_graph_stats *st, uint64_t freq)
 {
     tk_sink_u64(s, "count", st->count, 0);
     seconds(s, "min_s", st->min, freq);
@@ -108,7 +108,7 @@ static void print_json(tk_command_ctx *c, tk_sink *s, const tk_xray_graph *g,
         tk_sink_object_begin(s, NULL);
         tk_sink_i64(s, "func_id", id);
         tk_sink_cstr(s, "function", tk_xray_map_name(map, id), 0);
-        json_stats(s, &st, freq);
+        tk_xray_cmd_graph_stats(s, &st, freq);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
@@ -118,7 +118,7 @@ static void print_json(tk_command_ctx *c, tk_sink *s, const tk_xray_graph *g,
         tk_sink_object_begin(s, NULL);
         tk_sink_i64(s, "caller", from);
         tk_sink_i64(s, "callee", to);
-        json_stats(s, &st, freq);
+        tk_xray_cmd_graph_stats(s, &st, freq);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
@@ -165,14 +165,12 @@ static void describe(tk_command_ctx *c, void *ctx, const tk_xray_reader *r,
     report_failure(c, x->map, x->g, r, rec, failure, warning);
 }
 
-/* Every record into `g`, then its statistics; returns -1 to go on, or
- * the exit status. */
-static int feed(tk_command_ctx *c, const graph_args *a, tk_xray_reader *r, tk_xray_graph *g,
-                tk_xray_map *map)
+int tk_xray_cmd_graph_feed(tk_command_ctx *c, int keep_going, tk_xray_reader *r,
+                           tk_xray_graph *g, tk_xray_map *map)
 {
     feed_ctx x = {map, g};
     tk_xray_cmd_sink s = {add, describe, g, &x, "added"};
-    int rc = tk_xray_cmd_feed(c, r, a->keep_going, &s);
+    int rc = tk_xray_cmd_feed(c, r, keep_going, &s);
     if (rc >= 0)
         return rc;
     tk_error err;
@@ -197,7 +195,7 @@ static int run(tk_command_ctx *c)
     tk_xray_graph *g = rc == TK_EXIT_OK ? tk_xray_graph_new(&a.opt, &err) : NULL;
     if (rc == TK_EXIT_OK && !g)
         rc = c->host->report(c, NULL, &err);
-    if (rc == TK_EXIT_OK && (rc = feed(c, &a, r, g, map)) < 0) {
+    if (rc == TK_EXIT_OK && (rc = tk_xray_cmd_graph_feed(c, a.keep_going, r, g, map)) < 0) {
         graph_out out = {&a, g, map, tk_xray_reader_header(r)->cycle_frequency};
         rc = c->host->write_output(c, a.output, write_graph, &out);
     }
