@@ -56,9 +56,9 @@ void tk_xray_graph_free(tk_xray_graph *g)
         free(((thread *)tk_map_value(&g->threads, i))->stack);
     tk_map_free(&g->threads);
     for (size_t i = 0; i < g->vertices.n; i++)
-        tk_lat_list_free(&g->pool, &((vertex *)tk_map_value(&g->vertices, i))->lat);
+        tk_lat_list_free(&g->pool, &((vertex *)tk_map_value(&g->vertices, i))->sc.lat);
     for (size_t i = 0; i < g->edges.n; i++)
-        tk_lat_list_free(&g->pool, &((edge *)tk_map_value(&g->edges, i))->lat);
+        tk_lat_list_free(&g->pool, &((edge *)tk_map_value(&g->edges, i))->sc.lat);
     tk_lat_pool_free(&g->pool);
     tk_map_free(&g->vertices);
     tk_map_free(&g->edges);
@@ -587,7 +587,7 @@ tk_status tk_xray_graph_parse_stat(const char *name, tk_xray_graph_stat *stat,
                         "or sum)", name ? name : "");
 }
 
-static double stat_value(const tstat *s, tk_xray_graph_stat t)
+double tk_xg_stat(const tk_xray_graph_stats *s, tk_xray_graph_stat t)
 {
     switch (t) {
     case TK_XRAY_GRAPH_NONE: return 0.0;
@@ -600,6 +600,13 @@ static double stat_value(const tstat *s, tk_xray_graph_stat t)
     case TK_XRAY_GRAPH_SUM: return s->sum;
     }
     return 0.0;
+}
+
+static double stat_value(const tstat *s, tk_xray_graph_stat t)
+{
+    tk_xray_graph_stats p;
+    public_stats(s, &p);
+    return tk_xg_stat(&p, t);
 }
 
 /* TimeStat::getString: a count, or the double as raw_ostream prints it

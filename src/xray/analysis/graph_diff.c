@@ -251,24 +251,9 @@ int tk_xray_graph_diff_edge(const tk_xray_graph_diff *d, size_t i, size_t *from,
     return 0;
 }
 
-static double stat_of(const tk_xray_graph_stats *s, tk_xray_graph_stat t)
-{
-    switch (t) {
-    case TK_XRAY_GRAPH_COUNT: return (double)s->count;
-    case TK_XRAY_GRAPH_MIN: return s->min;
-    case TK_XRAY_GRAPH_MED: return s->med;
-    case TK_XRAY_GRAPH_P90: return s->p90;
-    case TK_XRAY_GRAPH_P99: return s->p99;
-    case TK_XRAY_GRAPH_MAX: return s->max;
-    case TK_XRAY_GRAPH_SUM: return s->sum;
-    case TK_XRAY_GRAPH_NONE: break;
-    }
-    return 0.0;
-}
-
 double tk_xray_graph_diff_rel(const tk_xray_graph_stats *st[2], tk_xray_graph_stat t)
 {
-    return stat_of(st[1], t) / stat_of(st[0], t) - 1.0;
+    return tk_xg_stat(st[1], t) / tk_xg_stat(st[0], t) - 1.0;
 }
 
 /* ---------------------------------------------------------------- DOT */

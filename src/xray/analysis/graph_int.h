@@ -9,6 +9,15 @@
 #include "xray/analysis/latency.h"
 #include "xray/xray_int.h"
 
+/* Streaming mode: what an edge or a vertex keeps of its calls beyond
+ * llvm-xray's statistics. */
+typedef struct tk_xg_calls {
+    tk_lat_list lat;  /* their durations */
+    uint64_t lo, hi;  /* their true extremes */
+    uint64_t total;   /* their sum (wraps: see `wrapped`) */
+    int wrapped;      /* total overflowed or a duration > INT64_MAX */
+} tk_xg_calls;
+
 /* llvm-xray's GraphRenderer::TimeStat. */
 typedef struct tstat {
     int64_t count;
@@ -30,10 +39,7 @@ typedef struct vertex {
     int32_t func;
     uint64_t first_key, first_seq; /* first entry, in llvm-xray's order */
     tstat s;
-    tk_lat_list lat;  /* streaming: durations of its calls */
-    uint64_t lo, hi;  /* streaming: their true extremes */
-    uint64_t total;   /* streaming: their sum (wraps: see `wrapped`) */
-    int wrapped;      /* streaming: total overflowed or a duration > INT64_MAX */
+    tk_xg_calls sc;   /* streaming */
 } vertex;
 
 typedef struct event {
@@ -47,10 +53,7 @@ typedef struct edge {
     tstat s;
     uint64_t off, n; /* its timings in g->timings */
     size_t to_vertex;
-    tk_lat_list lat;  /* streaming: durations of its calls */
-    uint64_t lo, hi;  /* streaming: their true extremes */
-    uint64_t total;   /* streaming: their sum (wraps: see `wrapped`) */
-    int wrapped;      /* streaming: total overflowed or a duration > INT64_MAX */
+    tk_xg_calls sc;   /* streaming */
 } edge;
 
 struct tk_xray_graph {
@@ -84,6 +87,8 @@ void tk_xg_update_stat(tstat *s, uint64_t d);
  * when out of memory. */
 int tk_xg_finish_common(tk_xray_graph *g, uint64_t cycle_frequency);
 void tk_xg_update_max(const tstat *s, tstat *m);
+/* Statistic `t` of a set of calls (count as a double). */
+double tk_xg_stat(const tk_xray_graph_stats *s, tk_xray_graph_stat t);
 /* A colour of scheme `map` (n colours over [lo, hi], interpolated in HSV
  * as llvm-xray's ColorHelper; `below`/`above` outside) as "#RRGGBB". */
 void tk_xg_color(const unsigned char (*map)[3], size_t n, double lo, double hi,

@@ -8,34 +8,17 @@
  * whatever the order, while the total stays below 2^53 ticks. */
 #include "xray/analysis/graph_int.h"
 
-/* What an edge and a vertex keep of their calls beyond llvm-xray's stats. */
-typedef struct calls {
-    tk_lat_list *lat;
-    uint64_t *lo, *hi, *total;
-    int *wrapped;
-    tstat *s;
-} calls;
-
-static int note(tk_lat_pool *p, calls c, uint64_t timing)
+static int note(tk_lat_pool *p, tk_xg_calls *c, tstat *s, uint64_t timing)
 {
-    if (c.s->count == 0 || timing < *c.lo)
-        *c.lo = timing;
-    if (c.s->count == 0 || timing > *c.hi)
-        *c.hi = timing;
-    if (timing > (uint64_t)INT64_MAX || *c.total + timing < *c.total)
-        *c.wrapped = 1;
-    *c.total += timing;
-    tk_xg_update_stat(c.s, timing);
-    return tk_lat_add(p, c.lat, timing);
-}
-
-static calls edge_calls(edge *e)
-{
-    return (calls){&e->lat, &e->lo, &e->hi, &e->total, &e->wrapped, &e->s};
-}
-static calls vertex_calls(vertex *v)
-{
-    return (calls){&v->lat, &v->lo, &v->hi, &v->total, &v->wrapped, &v->s};
+    if (s->count == 0 || timing < c->lo)
+        c->lo = timing;
+    if (s->count == 0 || timing > c->hi)
+        c->hi = timing;
+    if (timing > (uint64_t)INT64_MAX || c->total + timing < c->total)
+        c->wrapped = 1;
+    c->total += timing;
+    tk_xg_update_stat(s, timing);
+    return tk_lat_add(p, &c->lat, timing);
 }
 
 /* The edge from -> to, created (with its callee's vertex) when new. */
@@ -67,30 +50,29 @@ int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timi
         return -1;
     vertex *v = tk_map_value(&g->vertices, e->to_vertex);
     e->n++;
-    return note(&g->pool, edge_calls(e), timing) != 0 ||
-                   note(&g->pool, vertex_calls(v), timing) != 0
+    return note(&g->pool, &e->sc, &e->s, timing) != 0 || note(&g->pool, &v->sc, &v->s, timing) != 0
                ? -1
                : 0;
 }
 
 /* med, p90, p99 (elements count/2, count*9/10, count*99/100 of the sorted
  * durations, as graph.c's order_stats) and the exact sum. */
-static int finish_calls(tk_lat_pool *p, calls c)
+static int finish_calls(tk_lat_pool *p, tk_xg_calls *c, tstat *s)
 {
-    uint64_t n = (uint64_t)c.s->count, q[3];
+    uint64_t n = (uint64_t)s->count, q[3];
     if (n == 0)
         return 0;
     uint64_t k[3] = {n / 2, n * 9 / 10 < n ? n * 9 / 10 : n - 1,
                      n * 99 / 100 < n ? n * 99 / 100 : n - 1};
-    int rc = tk_lat_select(p, c.lat, k, *c.lo, *c.hi, q);
-    tk_lat_list_free(p, c.lat);
+    int rc = tk_lat_select(p, &c->lat, k, c->lo, c->hi, q);
+    tk_lat_list_free(p, &c->lat);
     if (rc != 0)
         return -1;
-    c.s->med = (double)q[0];
-    c.s->p90 = (double)q[1];
-    c.s->p99 = (double)q[2];
-    if (!*c.wrapped)
-        c.s->sum = (double)*c.total;
+    s->med = (double)q[0];
+    s->p90 = (double)q[1];
+    s->p99 = (double)q[2];
+    if (!c->wrapped)
+        s->sum = (double)c->total;
     return 0;
 }
 
@@ -98,13 +80,13 @@ tk_status tk_xg_stream_finish(tk_xray_graph *g)
 {
     for (size_t i = 0; i < g->edges.n; i++) {
         edge *e = tk_map_value(&g->edges, i);
-        if (finish_calls(&g->pool, edge_calls(e)) != 0)
+        if (finish_calls(&g->pool, &e->sc, &e->s) != 0)
             return TK_ENOMEM;
         tk_xg_update_max(&e->s, &g->edge_max);
     }
     for (size_t i = 1; i < g->vertices.n; i++) { /* entry 0 is the root */
         vertex *v = tk_map_value(&g->vertices, i);
-        if (finish_calls(&g->pool, vertex_calls(v)) != 0)
+        if (finish_calls(&g->pool, &v->sc, &v->s) != 0)
             return TK_ENOMEM;
         tk_xg_update_max(&v->s, &g->vertex_max);
     }

@@ -49,7 +49,10 @@ static int build(tk_command_ctx *c, side *s, int i)
         s->path = c->path;
     } else {
         s->path = tk_options_get(c->opts, "file-b");
-        if (!(s->in = tk_input_open(s->path, &err)) || !(s->r = tk_xray_reader_new(s->in, &err)))
+        if (!(s->in = tk_input_open(s->path, &err)))
+            return c->host->report(c, s->path, &err);
+        tk_input_set_allow_truncated(s->in, tk_input_allows_truncated(c->in));
+        if (!(s->r = tk_xray_reader_new(s->in, &err)))
             return c->host->report(c, s->path, &err);
     }
     const char *map_path = side_opt(c, "instr-map", i);
@@ -62,6 +65,9 @@ static int build(tk_command_ctx *c, side *s, int i)
     const char *saved = c->path;
     c->path = s->path; /* the notes name the trace they are about */
     rc = tk_xray_cmd_graph_feed(c, side_flag(c, "keep-going", i), s->r, s->g, s->map);
+    tk_truncation cut; /* the host notes A's cut; B's is this command's */
+    if (i == 1 && tk_input_truncation(s->in, &cut))
+        tk_cmd_note(c, "warning: %s: %s", s->path, cut.message);
     c->path = saved;
     return rc;
 }
