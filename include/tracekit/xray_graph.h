@@ -140,21 +140,24 @@ typedef struct tk_xray_graph_print_options {
 tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
                                   const tk_xray_graph_print_options *o, tk_error *err);
 
-/* ---- graph-diff (llvm-xray graph-diff): the union of two finished
- * graphs, functions matched by name (each graph's names from `name` with
- * its own context; NULL: "#<id>"; the root is ""), in the order of
- * llvm-xray's name-keyed DenseMaps. A diff is a handle like a graph; it
- * keeps pointers into neither graph. NULL when out of memory. */
+/* ---- graph-diff (llvm-xray graph-diff) */
 typedef struct tk_xray_graph_diff tk_xray_graph_diff;
 
+/* The union of two finished graphs, functions matched by name (each
+ * graph's names from `name` with its own context; NULL: "#<id>"; the root
+ * is ""), in the order of llvm-xray's name-keyed DenseMaps. A diff is a
+ * handle like a graph and keeps no pointer into either graph. Returns it,
+ * or NULL with `err`: TK_EUSAGE when a graph is not finished, TK_ENOMEM. */
 tk_xray_graph_diff *tk_xray_graph_diff_new(const tk_xray_graph *a, const tk_xray_graph *b,
                                            const char *(*name)(void *ctx, int32_t func_id),
                                            void *const name_ctx[2], tk_error *err);
+/* Frees the diff (NULL is fine). Cannot fail. */
 void tk_xray_graph_diff_free(tk_xray_graph_diff *d);
 
-/* Vertex i (its name; st[0], st[1]: its statistics in A and in B, NULL
- * where it is missing) and edge i (its vertices' indices). 0, or -1 past
- * the end. */
+/* The number of vertices and edges (cannot fail); vertex i (its name;
+ * st[0], st[1]: its statistics in A and in B, NULL where it is missing)
+ * and edge i (its vertices' indices): 0, or -1 past the end (a lookup
+ * past the end, not an error). */
 size_t tk_xray_graph_diff_vertices(const tk_xray_graph_diff *d);
 int tk_xray_graph_diff_vertex(const tk_xray_graph_diff *d, size_t i, const char **name,
                               const tk_xray_graph_stats *st[2]);
