@@ -224,23 +224,21 @@ void tk_xg_update_stat(tstat *s, uint64_t d)
     s->sum += l;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* getStats: order statistics of the sorted values (n = s->count). */
-static void order_stats(tstat *s, const uint64_t *sorted, uint64_t n)
+/* getStats: elements count/2, count*9/10 and count*99/100 of the sorted
+ * values (n = s->count), found by selection (v is reordered). */
+static void order_stats(tstat *s, uint64_t *v, uint64_t n)
 {
     if (n == 0)
         return;
-    uint64_t c = (uint64_t)s->count;
+    uint64_t c = (uint64_t)s->count, q[3];
     if (c > n) /* cannot happen: one update per timing */
         c = n;
-    s->med = (double)sorted[c / 2];
-    s->p90 = (double)sorted[c * 9 / 10 < n ? c * 9 / 10 : n - 1];
-    s->p99 = (double)sorted[c * 99 / 100 < n ? c * 99 / 100 : n - 1];
+    uint64_t k[3] = {c / 2, c * 9 / 10 < n ? c * 9 / 10 : n - 1,
+                     c * 99 / 100 < n ? c * 99 / 100 : n - 1};
+    tk_lat_select_three(v, (size_t)n, k, q);
+    s->med = (double)q[0];
+    s->p90 = (double)q[1];
+    s->p99 = (double)q[2];
 }
 
 static double dmax(double a, double b) { return a < b ? b : a; }
@@ -269,36 +267,51 @@ static void normalize(tstat *s, double f)
 /* Stable sort of the events by key (they come sorted per thread). */
 static int sort_events(tk_xray_graph *g)
 {
-    size_t n = g->nev;
-    int sorted = 1;
-    for (size_t i = 1; i < n && sorted; i++)
-        sorted = g->ev[i - 1].key <= g->ev[i].key;
-    if (sorted)
+    size_t n = g->nev, nruns = 0;
+    /* natural merge sort: each thread's events come sorted, so the runs
+     * are the stretches between thread switches (FDR buffers) */
+    for (size_t i = 1; i < n; i++)
+        nruns += g->ev[i - 1].key > g->ev[i].key;
+    if (nruns == 0)
         return 0;
+    nruns++;
     event *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
+    size_t *start = malloc((nruns + 1) * sizeof *start);
+    if (!tmp || !start) {
+        free(tmp);
+        free(start);
         return -1;
+    }
+    start[0] = 0;
+    for (size_t i = 1, r = 1; i < n; i++)
+        if (g->ev[i - 1].key > g->ev[i].key)
+            start[r++] = i;
+    start[nruns] = n;
     event *a = g->ev, *b = tmp;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+    while (nruns > 1) {
+        size_t out = 0;
+        for (size_t r = 0; r < nruns; r += 2) {
+            size_t lo = start[r], mid = start[r + 1 < nruns ? r + 1 : nruns],
+                   hi = start[r + 2 < nruns ? r + 2 : nruns];
             size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
+            while (i < mid && j < hi) /* stable: the left run first on ties */
                 b[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
             while (i < mid)
                 b[k++] = a[i++];
             while (j < hi)
                 b[k++] = a[j++];
+            start[out++] = lo;
         }
+        start[out] = n;
+        nruns = out;
         event *x = a;
         a = b;
         b = x;
-        if (w > SIZE_MAX / 2)
-            break;
     }
     if (a != g->ev)
         memcpy(g->ev, a, n * sizeof *a);
     free(tmp);
+    free(start);
     return 0;
 }
 
@@ -404,7 +417,7 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
         return TK_ENOMEM;
     /* replay in llvm-xray's order: edges created, min/max/sum updated */
     for (size_t i = 0; i < g->nev; i++) {
-        const event *ev = &g->ev[i];
+        event *ev = &g->ev[i];
         size_t before = g->edges.n;
         edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(ev->from, ev->to));
         if (!e)
@@ -427,6 +440,7 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
         e->n++;
         tk_xg_update_stat(&e->s, ev->timing);
         tk_xg_update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->s, ev->timing);
+        ev->from = (int32_t)tk_xg_entry_index(&g->edges, e); /* its edge, for the grouping */
     }
     /* timings grouped by edge */
     g->timings = malloc((g->nev ? g->nev : 1) * sizeof *g->timings);
@@ -442,15 +456,8 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
         fill[i] = off;
         off += e->n;
     }
-    for (size_t i = 0; i < g->nev; i++) {
-        const event *ev = &g->ev[i];
-        edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(ev->from, ev->to));
-        if (!e) {
-            free(fill);
-            return TK_ENOMEM;
-        }
-        g->timings[fill[tk_xg_entry_index(&g->edges, e)]++] = ev->timing;
-    }
+    for (size_t i = 0; i < g->nev; i++)
+        g->timings[fill[g->ev[i].from]++] = g->ev[i].timing;
     free(fill);
     free(g->ev);
     g->ev = NULL;
@@ -458,7 +465,6 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
     /* edges: order statistics of their calls */
     for (size_t i = 0; i < g->edges.n; i++) {
         edge *e = tk_map_value(&g->edges, i);
-        qsort(g->timings + e->off, e->n, sizeof *g->timings, cmp_u64);
         order_stats(&e->s, g->timings + e->off, e->n);
         tk_xg_update_max(&e->s, &g->edge_max);
     }
@@ -502,7 +508,6 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
             memcpy(tmp + n, g->timings + e->off, e->n * sizeof *tmp);
             n += e->n;
         }
-        qsort(tmp, n, sizeof *tmp, cmp_u64);
         order_stats(&vx->s, tmp, n);
         tk_xg_update_max(&vx->s, &g->vertex_max);
     }

@@ -191,7 +191,7 @@ static void select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
 
 /* The three wanted elements by quickselect; each selection leaves larger
  * values to the right for the next. */
-static void select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3])
+void tk_lat_select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3])
 {
     size_t from = 0;
     for (int i = 0; i < 3; i++) {
@@ -313,6 +313,13 @@ static int for_each_block(tk_lat_pool *p, const tk_lat_list *l, block_fn fn, voi
     return 0;
 }
 
+int tk_lat_each(tk_lat_pool *p, tk_lat_list *l,
+                void (*fn)(void *ctx, const uint64_t *v, size_t n), void *ctx)
+{
+    sync_tail(l);
+    return for_each_block(p, l, fn, ctx);
+}
+
 typedef struct gather {
     uint64_t *v;
     size_t n;
@@ -347,7 +354,7 @@ static int select_in_memory(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3],
     }
     int rc = n >= BUCKET_SELECT_MIN ? select_by_buckets(v, n, k, out) : 1;
     if (rc == 1)
-        select_three(v, n, k, out);
+        tk_lat_select_three(v, n, k, out);
     free(own);
     return rc < 0 ? -1 : 0;
 }

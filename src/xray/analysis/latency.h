@@ -64,11 +64,21 @@ static inline int tk_lat_add(tk_lat_pool *p, tk_lat_list *l, uint64_t v)
     return tk_lat_add_slow(p, l, v);
 }
 
+/* Call fn(ctx, values, n) over every value of the list (spilled runs
+ * first, in no particular order); the list is unchanged. Returns 0, or
+ * -2 when the spill file cannot be read. */
+int tk_lat_each(tk_lat_pool *p, tk_lat_list *l,
+                void (*fn)(void *ctx, const uint64_t *v, size_t n), void *ctx);
+
 /* The elements at positions k[0] <= k[1] <= k[2] (< l->n) of the sorted
  * values, into out[]; min and max are the list's extremes (the first
  * narrowing range). Frees the list's chunks. Returns 0, -1 when out of
  * memory, or -2 when the spill file cannot be read. */
 int tk_lat_select(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3], uint64_t min,
                   uint64_t max, uint64_t out[3]);
+
+/* The elements at positions k[0] <= k[1] <= k[2] (< n) of v as if sorted,
+ * into out[] (v is reordered: quickselect). */
+void tk_lat_select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3]);
 
 #endif
