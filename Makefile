@@ -13,7 +13,7 @@ TEST_FULL  ?= OFF
 # extra cmake configure options, e.g. CMAKE_ARGS=-DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON
 CMAKE_ARGS ?=
 
-.PHONY: all build deps test test-release test-asan test-full demo fuzz bench install clean
+.PHONY: all build deps test test-release test-asan test-tsan test-full demo fuzz bench install clean
 
 all: build
 
@@ -49,6 +49,18 @@ test-asan:
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+# The cache simulator's threaded runs (src/cacheray/sim/pipe.c) under
+# ThreadSanitizer: a third build, not part of make test.
+TSAN_BUILD ?= build-tsan
+test-tsan:
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_TESTS=ON -DTK_WERROR=ON \
+		"-DCMAKE_C_FLAGS=-fsanitize=thread -g" -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+		-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread $(CMAKE_ARGS)
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_cachesim_reference test_cachesim_run \
+		test_cachesim_sharing
+	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 \
+		ctest --output-on-failure --no-tests=error -R '^cachesim\.(reference|run|sharing)$$'
 
 # The tool without the tests (TESTS=OFF). The build's output goes to a log
 # (its tail is shown if it fails): the screen is for scripts/demo.sh.

@@ -1,9 +1,14 @@
-/* Generate a synthetic Cacheray trace with tracekit's writer, shaped like a
- * program's: per thread a hot stack frame, typed heap arrays walked in
- * sequential sweeps and at random elements, freed and reallocated at
- * reused addresses (RTTA_REMOVE / RTTA_ADD, as malloc reuses memory), and
- * a struct of per-thread counters sharing one cache line (false sharing).
- * Atomic and unaligned accesses are sprinkled in. */
+/* Generate a synthetic Cacheray trace with tracekit's writer. Two patterns:
+ * - program (the default), shaped like a program's: per thread a hot stack
+ *   frame, typed heap arrays walked in sequential sweeps and at random
+ *   elements, freed and reallocated at reused addresses (RTTA_REMOVE /
+ *   RTTA_ADD, as malloc reuses memory), and a struct of per-thread counters
+ *   sharing one cache line (false sharing). Atomic and unaligned accesses
+ *   are sprinkled in.
+ * - random: traffic without locality (hash tables, graph traversals):
+ *   aligned 8-byte accesses uniformly at random over one typed array of
+ *   --footprint bytes, a quarter of them writes, each by a thread drawn at
+ *   random among --threads. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,45 +155,9 @@ static int step(worker *th, unsigned t)
     return 0;
 }
 
-static void usage(void)
+/* The program pattern: each thread's arrays, then its steps. */
+static int program_traffic(unsigned threads, uint64_t records, uint64_t bytes)
 {
-    fprintf(stderr,
-            "usage: tk-gen-cacheray [--records N | --bytes N] [--seed S]\n"
-            "                       [--endian little|big] [--threads T] -o OUT\n");
-    exit(2);
-}
-
-int main(int argc, char **argv)
-{
-    uint64_t records = 1000, bytes = 0;
-    unsigned threads = 2;
-    tk_endian endian = TK_ENDIAN_LITTLE;
-    const char *out_path = NULL;
-    for (int i = 1; i < argc; i += 2) { /* options all take a value */
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v)
-            usage();
-        if (!strcmp(a, "--records")) records = parse_num(v);
-        else if (!strcmp(a, "--bytes")) bytes = parse_num(v);
-        else if (!strcmp(a, "--seed")) rng_state ^= parse_num(v) * 0x9E3779B97F4A7C15ULL;
-        else if (!strcmp(a, "--threads")) threads = (unsigned)parse_num(v);
-        else if (!strcmp(a, "--endian")) endian = !strcmp(v, "big") ? TK_ENDIAN_BIG : TK_ENDIAN_LITTLE;
-        else if (!strcmp(a, "-o")) out_path = v;
-        else usage();
-    }
-    if (!out_path || threads == 0 || threads > MAX_THREADS)
-        usage();
-    if (rng_state == 0) /* --seed 1 cancelled the initial state: xorshift */
-        rng_state = 0x2545F4914F6CDD1DULL; /* would then repeat 0 forever */
-    FILE *out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
-    if (!out) {
-        perror(out_path);
-        return 2;
-    }
-    tk_error_clear(&err);
-    w = tk_cacheray_writer_new(out, endian, &err);
-    if (!w)
-        return 2;
     static worker th[MAX_THREADS];
     tk_cacheray_record counters = {.type = TK_CACHERAY_RTTA_ADD, .addr = COUNTERS, .thread = 1000,
                                    .elemsize = 64, .elemcount = 1,
@@ -208,6 +177,89 @@ int main(int argc, char **argv)
         }
         status = step(&th[t], t) != 0;
     }
+    return status;
+}
+
+/* The random pattern: one array of `footprint` bytes of doubles (it has a
+ * type, as a program's heap does), then `records` accesses. */
+static int random_traffic(uint64_t footprint, unsigned threads, uint64_t records,
+                          uint64_t bytes)
+{
+    tk_cacheray_record rec = {.type = TK_CACHERAY_RTTA_ADD, .addr = HEAP_BASE, .thread = 1000,
+                              .elemsize = 8, .elemcount = (uint32_t)(footprint / 8),
+                              .type_name = "double", .typename_len = 6};
+    if (put(&rec) != 0)
+        return -1;
+    uint64_t words = footprint / 8;
+    while (bytes ? nbytes < bytes : written < records) {
+        uint64_t r = rnd();
+        memset(&rec, 0, sizeof rec);
+        rec.type = (r & 3) == 0 ? TK_CACHERAY_WRITE : TK_CACHERAY_READ;
+        rec.thread = 1000 + (r >> 2 & 0xFF) % threads;
+        rec.addr = HEAP_BASE + 8 * (rnd() % words);
+        rec.size = 8;
+        if (put(&rec) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: tk-gen-cacheray [--records N | --bytes N] [--seed S]\n"
+            "                       [--endian little|big] [--threads T]\n"
+            "                       [--pattern program|random] [--footprint BYTES] -o OUT\n"
+            "  --pattern program   a program's traffic: stack, sweeps, reallocations,\n"
+            "                      a falsely shared line (the default)\n"
+            "  --pattern random    8-byte accesses uniformly at random over --footprint\n"
+            "                      bytes (default 128M), 1/4 writes, threads interleaved\n"
+            "                      at random access by access\n"
+            "  N, BYTES take K/M/G suffixes; OUT '-' is standard output\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t records = 1000, bytes = 0;
+    uint64_t footprint = 128 << 20;
+    unsigned threads = 2;
+    int random = 0;
+    tk_endian endian = TK_ENDIAN_LITTLE;
+    const char *out_path = NULL;
+    for (int i = 1; i < argc; i += 2) { /* options all take a value */
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            usage();
+        if (!v)
+            usage();
+        if (!strcmp(a, "--records")) records = parse_num(v);
+        else if (!strcmp(a, "--bytes")) bytes = parse_num(v);
+        else if (!strcmp(a, "--seed")) rng_state ^= parse_num(v) * 0x9E3779B97F4A7C15ULL;
+        else if (!strcmp(a, "--threads")) threads = (unsigned)parse_num(v);
+        else if (!strcmp(a, "--endian")) endian = !strcmp(v, "big") ? TK_ENDIAN_BIG : TK_ENDIAN_LITTLE;
+        else if (!strcmp(a, "--footprint")) footprint = parse_num(v);
+        else if (!strcmp(a, "--pattern") && (!strcmp(v, "random") || !strcmp(v, "program")))
+            random = !strcmp(v, "random");
+        else if (!strcmp(a, "-o")) out_path = v;
+        else usage();
+    }
+    if (!out_path || threads == 0 || threads > MAX_THREADS || footprint < 8 ||
+        footprint / 8 > UINT32_MAX)
+        usage();
+    if (rng_state == 0) /* --seed 1 cancelled the initial state: xorshift */
+        rng_state = 0x2545F4914F6CDD1DULL; /* would then repeat 0 forever */
+    FILE *out = strcmp(out_path, "-") ? fopen(out_path, "wb") : stdout;
+    if (!out) {
+        perror(out_path);
+        return 2;
+    }
+    tk_error_clear(&err);
+    w = tk_cacheray_writer_new(out, endian, &err);
+    if (!w)
+        return 2;
+    int status = random ? random_traffic(footprint, threads, records, bytes) != 0
+                        : program_traffic(threads, records, bytes) != 0;
     if (tk_cacheray_writer_free(w, &err) != TK_OK || (out != stdout && fclose(out) != 0))
         status = 2;
     if (status) {

@@ -22,12 +22,18 @@
 # bench_xray),
 # BENCH_UCIR_SIZE (see bench_ucir),
 # BENCH_CACHESIM_RECORDS, BENCH_CACHESIM_TARGET_MAPS (see bench_cachesim),
+# BENCH_CACHESIM_RANDOM_RECORDS, BENCH_CACHESIM_RANDOM_BIG,
+# BENCH_CACHESIM_FOOTPRINT (see bench_cachesim_random),
+# BENCH_MRC_RECORDS, BENCH_MRC_TARGET_MAPS (see bench_mrc; BENCH_FORMATS=mrc
+# runs it alone),
 # BENCH_CR_PERFETTO_TARGET_MRPS (see bench_cacheray_perfetto),
 # BENCH_XR_PERFETTO_TARGET_MRPS, BENCH_XR_PERFETTO_MAX_RSS_MB (see
 # bench_xray_perfetto),
 # BENCH_XR_PARQUET_TARGET_MBPS, BENCH_XR_PARQUET_MAX_RSS_MB (see
 # bench_xray_parquet),
+# BENCH_XRAY_DIFF_SIZE (see bench_xray_diff),
 # BENCH_PROGRESS_RUNS (see bench_progress),
+# BENCH_SHAPES_N (see bench/shapes.sh; BENCH_FORMATS=shapes runs it alone),
 # BENCH_CPU (the CPU to pin to; default: the fastest, see below),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
 # BENCH_STRICT=1 (exit 1 on a MISS; by default only the line says so).
@@ -45,7 +51,7 @@ work=${BENCH_DIR:-$here/out}
 size=${BENCH_SIZE:-1G}
 runs=${BENCH_RUNS:-3}
 target_gbps=${BENCH_TARGET_GBPS:-1}
-formats=${BENCH_FORMATS:-$all_formats}
+formats=${BENCH_FORMATS:-$all_formats shapes}
 tk=$build/tracekit
 flat_ratio=1.25
 
@@ -53,7 +59,7 @@ flat_ratio=1.25
 [ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (Debian package 'time')" >&2; exit 2; }
 mkdir -p "$work"
 tmp=$work/.tmp.$$
-trap 'rm -f "$tmp".*' EXIT INT TERM
+trap 'rm -rf "$tmp".*' EXIT INT TERM
 
 # ---------------------------------------------------------------- helpers
 
@@ -260,6 +266,7 @@ bench_cacheray() {
         rm -f "$full" "$half"
     fi
     bench_cachesim
+    bench_mrc
 }
 
 # convert --to perfetto of FILE (RECORDS records): the timeline alone
@@ -419,8 +426,247 @@ bench_cachesim() {
     verdicts="$verdicts$line
 "
     echo
+    bench_cachesim_cores "$sim" "$accesses" "$three"
+    bench_cachesim_random
     if [ "${BENCH_CLEAN:-0}" = 1 ]; then
         rm -f "$sim"
+    fi
+}
+
+# The two-core ratio (issue 22, part 3) on the locality trace FILE
+# (ACCESSES accesses) with the LEVELS of three: levels 2-3 on a second
+# thread (the default) against TRACEKIT_CACHESIM_THREADS=1, wall clock,
+# not pinned. Target: >= 1.4x.
+bench_cachesim_cores() {
+    cc_saved=$pin
+    pin=
+    # shellcheck disable=SC2086
+    measure cores2 "$tk" cachesim $3 "$1"
+    # shellcheck disable=SC2086
+    measure cores1 env TRACEKIT_CACHESIM_THREADS=1 "$tk" cachesim $3 "$1"
+    pin=$cc_saved
+    ratio=$(awk -v a="$t_cores1" -v b="$t_cores2" 'BEGIN { printf "%.2f", a / b }')
+    echo "cachesim, 3 levels, locality trace: one thread $(printf '%.3f' "$t_cores1") s," \
+         "two $(printf '%.3f' "$t_cores2") s ($(awk -v n="$2" -v t="$t_cores2" 'BEGIN { printf "%.1f", n / t / 1e6 }') M acc/s); best of $runs, not pinned"
+    if awk -v r="$ratio" 'BEGIN { exit !(r >= 1.4) }'; then word=PASS; else word=MISS; miss=1; fi
+    line="$word cacheray cachesim: 3 levels on two cores ${ratio}x one (target >= 1.4)"
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
+}
+
+# Traffic without locality (issue 22): uniformly random 8-byte accesses
+# over BENCH_CACHESIM_FOOTPRINT (default 128M), 1/4 writes, two threads
+# interleaved at random, and one thread; BENCH_CACHESIM_RANDOM_RECORDS
+# (default 10M) records for the speed rows, BENCH_CACHESIM_RANDOM_BIG
+# (default 100M) for the memory row. Wall clock, not pinned (three levels
+# take two cores), default analyses. Targets: 1 level >= 25 M accesses/s
+# and 3 levels (32K/8, 1M/16, 8M/16) >= 10 M/s on two threads' traffic,
+# one thread's at least as fast; peak RSS of 3 levels on the big trace
+# <= 200 MB (<= 64 bytes per distinct line, 2 M lines).
+bench_cachesim_random() {
+    rn=${BENCH_CACHESIM_RANDOM_RECORDS:-10000000}
+    rbig=${BENCH_CACHESIM_RANDOM_BIG:-100000000}
+    fp=${BENCH_CACHESIM_FOOTPRINT:-128M}
+    r1=$work/cachesim-random1-$rn.bin r2=$work/cachesim-random2-$rn.bin
+    rb=$work/cachesim-random2-$rbig.bin
+    for spec in "$r1 1 $rn" "$r2 2 $rn" "$rb 2 $rbig"; do
+        set -- $spec
+        if ! [ -f "$1" ] || [ "$gen" -nt "$1" ]; then
+            echo "  generating $1 ($3 records, $2 thread(s), footprint $fp)"
+            "$gen" --pattern random --threads "$2" --footprint "$fp" --records "$3" \
+                -o "$1.part" 2>"$tmp.gen" || { cat "$tmp.gen" >&2; exit 1; }
+            mv "$1.part" "$1"
+        fi
+    done
+    one="--level L1:32K:8:64:lru"
+    three="$one --level L2:1M:16:64:lru --level L3:8M:16:64:lru"
+    rr_saved=$pin
+    pin=
+    # shellcheck disable=SC2086
+    { measure r2one "$tk" cachesim $one "$r2"; measure r2three "$tk" cachesim $three "$r2"
+      measure r1one "$tk" cachesim $one "$r1"; measure r1three "$tk" cachesim $three "$r1"; }
+    saved_runs=$runs
+    runs=1
+    # shellcheck disable=SC2086
+    measure big "$tk" cachesim $three "$rb"
+    runs=$saved_runs
+    pin=$rr_saved
+    acc=$((rn - 1)) # the first record types the array
+    echo "cachesim, random traffic over $fp: $acc accesses; best of $runs, not pinned"
+    printf '%-44s %9s %12s %11s\n' command "time s" "M acc/s" "peak RSS"
+    for r in "r2one|1 level, two threads" "r2three|3 levels, two threads" \
+             "r1one|1 level, one thread" "r1three|3 levels, one thread"; do
+        eval "t=\$t_${r%%|*} m=\$rss_${r%%|*}"
+        awk -v l="${r#*|}" -v n="$acc" -v t="$t" -v m="$m" 'BEGIN {
+            printf "%-44s %9.3f %12.1f %7.1f MiB\n", l, t, n / t / 1e6, m / 1024 }'
+    done
+    awk -v n="$((rbig - 1))" -v t="$t_big" -v m="$rss_big" 'BEGIN {
+        printf "%-44s %9.3f %12.1f %7.1f MiB\n", sprintf("3 levels, two threads, %.0f M accesses", n / 1e6),
+            t, n / t / 1e6, m / 1024 }'
+    echo
+    rate() { awk -v n="$acc" -v t="$1" 'BEGIN { printf "%.1f", n / t / 1e6 }'; }
+    m1=$(rate "$t_r2one") m3=$(rate "$t_r2three") o1=$(rate "$t_r1one") o3=$(rate "$t_r1three")
+    mb=$((rss_big / 1024))
+    ok=$(awk -v a="$m1" -v b="$m3" -v c="$o1" -v d="$o3" -v m="$mb" 'BEGIN {
+        print (a >= 25 && b >= 10 && c >= 25 && d >= 10 && m <= 200) ? 1 : 0 }')
+    if [ "$ok" = 1 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word cacheray cachesim random traffic: 1 level $m1 M acc/s (one thread $o1; target >= 25),"
+    line="$line 3 levels $m3 (one thread $o3; target >= 10); peak RSS $mb MiB on $((rbig / 1000000)) M"
+    line="$line accesses (target <= 200)"
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
+    if [ "${BENCH_CLEAN:-0}" = 1 ]; then
+        rm -f "$r1" "$r2" "$rb"
+    fi
+}
+
+# ------------------------------------------------------------- cacheray mrc
+#
+# tracekit mrc on two traces of BENCH_MRC_RECORDS records (default 20M)
+# from tk-gen-cacheray: a program's traffic (the default pattern) and
+# uniformly random 8-byte accesses over 128 MiB (two threads). Measured
+# (best of $runs, pinned): the exact LRU curve, SHARDS at fixed rates 0.01
+# and 0.001 and at fixed size S = 8K, and miniature simulation (8-way LRU
+# at rate 0.01, 8 sizes from 32K) whose miss rates are compared with full
+# `cachesim` runs of each size. Errors: SHARDS' mean absolute error against
+# the exact curve at the JSON points from 4/R lines to the footprint (as
+# `mrc --exact` computes it); the miniatures' largest error over the 8
+# sizes. Targets: MAE <= 0.01, SHARDS at a fixed rate >= 150 M accesses/s
+# (BENCH_MRC_TARGET_MAPS), the miniatures within 0.02, and fixed size's
+# peak RSS flat (at most 1.25x between the two traces, whose footprints
+# differ about 100-fold).
+mrc_py=python3
+[ -x /usr/bin/python3 ] && mrc_py=/usr/bin/python3
+
+# mrc_cpu CMD...: the best user + system seconds of $runs runs (pinned):
+# on a shared machine the wall time also counts the waits for the CPU
+mrc_cpu() {
+    mc_best= mc_i=0
+    while [ $mc_i -lt "$runs" ]; do
+        $pin /usr/bin/time -f '%U %S' -o "$tmp.cpu" "$@" >/dev/null 2>&1 || true
+        mc_t=$(tail -n 1 "$tmp.cpu" | awk '{ printf "%.3f", $1 + $2 }')
+        mc_best=$(awk -v t="$mc_t" -v b="$mc_best" 'BEGIN { print (b == "" || t < b) ? t : b }')
+        mc_i=$((mc_i + 1))
+    done
+    echo "$mc_best"
+}
+
+# mrc_mae EXACT_JSON SHARDS_JSON: SHARDS' mean absolute error
+mrc_mae() {
+    "$mrc_py" - "$1" "$2" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["curves"][0]
+s = json.load(open(sys.argv[2]))["curves"][0]
+exact = {p["lines"]: p["miss_rate"] for p in e["points"]}
+errs, prev = [], 0
+for p in s["points"]:
+    if prev >= e["lines"]:
+        break
+    prev = p["lines"]
+    if p["miss_rate"] is not None and p["lines"] in exact:
+        errs.append(abs(p["miss_rate"] - exact[p["lines"]]))
+print("%.4f" % (sum(errs) / len(errs)) if errs else "nan")
+PY
+}
+
+# mrc_trace NAME FILE: the rows of one trace into $mrc_rows, verdicts
+mrc_trace() {
+    mt_name=$1 mt_file=$2
+    "$tk" mrc --json "$mt_file" >"$tmp.exact" || { echo "bench: tracekit mrc failed" >&2; exit 1; }
+    mt_acc=$(sed -n 's/^{[^[]*"accesses":\([0-9]*\).*/\1/p' "$tmp.exact")
+    mt_lines=$("$mrc_py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["curves"][0]["lines"])' "$tmp.exact")
+    echo
+    echo "mrc on $mt_name: $(human "$(file_size "$mt_file")"), $mt_acc accesses, $mt_lines distinct 64-byte lines; best of $runs${pin:+, $pin}"
+    printf '%-34s %9s %10s %11s %8s  %s\n' method "time s" "M acc/s" "peak RSS" error \
+        "verdict (M acc/s of CPU time: user + system)"
+    measure exact "$tk" mrc "$mt_file"
+    awk -v t="$t_exact" -v n="$mt_acc" -v m="$rss_exact" 'BEGIN {
+        printf "%-34s %9.3f %10.1f %7.1f MiB %8s\n", "exact LRU", t, n / t / 1e6, m / 1024, "-" }'
+    for v in "0.01|--sample 0.01" "0.001|--sample 0.001" "S=8K|--max-samples 8K"; do
+        label="SHARDS ${v%%|*}"
+        # shellcheck disable=SC2086
+        "$tk" mrc --json ${v#*|} "$mt_file" >"$tmp.shards"
+        err=$(mrc_mae "$tmp.exact" "$tmp.shards")
+        # shellcheck disable=SC2086
+        measure shards "$tk" mrc ${v#*|} "$mt_file"
+        maps=$(awk -v t="$t_shards" -v n="$mt_acc" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+        ok=$(awk -v e="$err" -v m="$maps" -v t="$mrc_target" -v f="${v%%|*}" 'BEGIN {
+            print (e != "nan" && e <= 0.01 && (f ~ /^S=/ || m >= t)) ? "PASS" : "MISS" }')
+        [ "$ok" = PASS ] || miss=1
+        # shellcheck disable=SC2086
+        cpu=$(mrc_cpu "$tk" mrc ${v#*|} "$mt_file")
+        printf '%-34s %9.3f %10s %7.1f MiB %8s  %s (%s)\n' "$label" "$t_shards" "$maps" \
+            "$(awk -v m="$rss_shards" 'BEGIN { printf "%.1f", m / 1024 }')" "$err" "$ok" \
+            "$(awk -v t="$cpu" -v n="$mt_acc" 'BEGIN { printf "%.1f", n / t / 1e6 }')"
+        line="$ok cacheray mrc $mt_name: SHARDS ${v%%|*} MAE $err (target <= 0.01), $cpu s of CPU"
+        case $v in S=*) eval "mrc_rss_$mt_name=\$rss_shards" ;;
+                   *) line="$line, $maps M accesses/s (target >= $mrc_target)" ;; esac
+        verdicts="$verdicts$line
+"
+    done
+    mrc_minis "$mt_name" "$mt_file"
+}
+
+# mrc_minis NAME FILE: miniature simulation against cachesim at 8 sizes
+mrc_minis() {
+    "$tk" mrc --json --ways 8 --policy lru --sample 0.01 "$2" >"$tmp.mini"
+    measure mini "$tk" mrc --ways 8 --policy lru --sample 0.01 "$2"
+    : >"$tmp.full"
+    for s in 32K 64K 128K 256K 512K 1M 2M 4M; do
+        "$tk" cachesim --json --no-3c --level "L1:$s:8:64:lru" "$2" >>"$tmp.full"
+    done
+    err=$("$mrc_py" - "$tmp.mini" "$tmp.full" <<'PY'
+import json, sys
+mini = [p["miss_rate"] for p in json.load(open(sys.argv[1]))["miniature"]["points"]]
+full = [json.loads(l)["levels"][0]["miss_rate"] for l in open(sys.argv[2]) if l.strip()]
+print("%.4f %s" % (max(abs(a - b) for a, b in zip(mini, full)),
+                   " ".join("%.3f/%.3f" % (a, b) for a, b in zip(mini, full))))
+PY
+)
+    ok=$(awk -v e="${err%% *}" 'BEGIN { print (e <= 0.02) ? "PASS" : "MISS" }')
+    [ "$ok" = PASS ] || miss=1
+    maps=$(awk -v t="$t_mini" -v n="$mt_acc" 'BEGIN { printf "%.1f", n / t / 1e6 }')
+    printf '%-34s %9.3f %10s %7.1f MiB %8s  %s\n' "miniature 8-way LRU R=0.01" "$t_mini" "$maps" \
+        "$(awk -v m="$rss_mini" 'BEGIN { printf "%.1f", m / 1024 }')" "${err%% *}" "$ok"
+    echo "  miniature/cachesim miss rate at 32K..4M: ${err#* }"
+    verdicts="${verdicts}$ok cacheray mrc $1: miniature 8-way LRU at 8 sizes, largest error ${err%% *} against cachesim (target <= 0.02)
+"
+}
+
+bench_mrc() {
+    gen=$build/tk-gen-cacheray
+    mrc_records=${BENCH_MRC_RECORDS:-20000000}
+    mrc_target=${BENCH_MRC_TARGET_MAPS:-150}
+    echo "== cacheray mrc"
+    for p in program random; do
+        f=$work/mrc-$p-$mrc_records.bin
+        if [ -f "$f" ] && ! [ "$gen" -nt "$f" ]; then
+            echo "  reusing $f"
+        else
+            echo "  generating $f ($mrc_records records, $p)"
+            "$gen" --records "$mrc_records" --pattern "$p" --threads 2 -o "$f.part" 2>"$tmp.gen" ||
+                { cat "$tmp.gen" >&2; exit 1; }
+            mv "$f.part" "$f"
+        fi
+        cat "$f" >/dev/null # warm the page cache
+        mrc_trace "$p" "$f"
+    done
+    ratio=$(awk -v a="$mrc_rss_random" -v b="$mrc_rss_program" 'BEGIN {
+        r = a / b; if (r < 1) r = 1 / r; printf "%.2f", r }')
+    ok=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.25) ? "PASS" : "MISS" }')
+    [ "$ok" = PASS ] || miss=1
+    line="$ok cacheray mrc: SHARDS S=8K peak RSS $((mrc_rss_program / 1024)) MiB (program) and $((mrc_rss_random / 1024)) MiB (random): x$ratio (limit x1.25)"
+    echo
+    echo "$line"
+    verdicts="$verdicts$line
+"
+    echo
+    if [ "${BENCH_CLEAN:-0}" = 1 ]; then
+        rm -f "$work"/mrc-*-"$mrc_records".bin
     fi
 }
 
@@ -611,6 +857,40 @@ EOF
 "
 }
 
+# tracekit diff of two FDR traces (BENCH_XRAY_DIFF_SIZE each, default 512M;
+# two seeds) against tracekit account on each, one after the other: target
+# diff >= 1.5x faster than the two accounts together, peak RSS within its
+# --memory-limit (64M default) + 64 MiB. Not pinned: diff reads B on a
+# thread of its own while it reads A (the accounts run unpinned too).
+bench_xray_diff() {
+    df_size=${BENCH_XRAY_DIFF_SIZE:-512M}
+    df_a=$work/xray-diff-a-$df_size.bin
+    df_b=$work/xray-diff-b-$df_size.bin
+    # shellcheck disable=SC2086
+    ensure_trace "$df_a" "$(bytes_of "$df_size")" "$gen" $xray_fdr_args --seed 11
+    # shellcheck disable=SC2086
+    ensure_trace "$df_b" "$(bytes_of "$df_size")" "$gen" $xray_fdr_args --seed 12
+    df_pin=$pin
+    pin=
+    measure dfa "$tk" account "$df_a"
+    measure dfb "$tk" account "$df_b"
+    measure dfd "$tk" diff "$df_a" "$df_b"
+    pin=$df_pin
+    xray_row "tracekit account A" "$df_a" "$t_dfa" "$rss_dfa" "$(xray_records "$df_a")"
+    xray_row "tracekit account B" "$df_b" "$t_dfb" "$rss_dfb" "$(xray_records "$df_b")"
+    xray_row "tracekit diff A B (B's size)" "$df_b" "$t_dfd" "$rss_dfd" "$(xray_records "$df_b")"
+    speed=$(awk -v a="$t_dfa" -v b="$t_dfb" -v d="$t_dfd" 'BEGIN { printf "%.2f", (a + b) / d }')
+    mib=$(awk -v r="$rss_dfd" 'BEGIN { printf "%.1f", r / 1024 }')
+    fast=$(awk -v s="$speed" 'BEGIN { print (s >= 1.5) ? 1 : 0 }')
+    small=$(awk -v m="$mib" 'BEGIN { print (m <= 64 + 64) ? 1 : 0 }')
+    if [ "$fast$small" = 11 ]; then word=PASS; else word=MISS; miss=1; fi
+    line="$word xray diff of two $df_size traces: ${speed}x the speed of account on both"
+    line="$line (target >= 1.5x); peak RSS $mib MiB (target <= 64 MiB limit + 64 MiB)"
+    echo "$line"
+    xray_verdicts="$xray_verdicts$line
+"
+}
+
 bench_xray() {
     gen=$build/tk-gen-xray
     [ -x "$gen" ] || { echo "bench: $gen not built" >&2; exit 2; }
@@ -754,6 +1034,8 @@ bench_xray() {
 
     bench_xray_perfetto "$full" "$n_full"
     bench_xray_parquet "$full" "$n_full"
+    bench_xray_diff
+    bench_xray_graph_diff
     bench_html xray "$full"
 
     echo
@@ -983,6 +1265,11 @@ bench_ucir() {
     fi
 }
 
+# ----------------------------------------------------------------- shapes
+
+. "$here/shapes.sh"
+. "$here/xray_graph_diff.sh"
+
 # ------------------------------------------------------------------- main
 
 echo "tracekit benchmark: $("$tk" --version), $(uname -sr)"
@@ -990,7 +1277,7 @@ echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
 echo "work dir: $work"
 echo
 for f in $formats; do
-    case " $all_formats " in *" $f "*) ;; *) echo "bench: unknown format $f" >&2; exit 2 ;; esac
+    case " $all_formats mrc shapes " in *" $f "*) ;; *) echo "bench: unknown format $f" >&2; exit 2 ;; esac
     "bench_$f"
 done
 echo "summary:"

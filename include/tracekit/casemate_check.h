@@ -35,6 +35,10 @@ typedef struct tk_casemate_check_options {
                                casemate-check always does) */
     int no_sysreg_defaults; /* threads start with no system registers
                                instead of casemate-check's defaults (-S) */
+    int hw_af;              /* hardware Access-flag management taken as on
+                               in both regimes, whatever TCR_EL2.HA and
+                               VTCR_EL2.HA say: descriptors with AF = 0
+                               may be in TLBs (--hw-af) */
 } tk_casemate_check_options;
 
 /* All zero: casemate-check's defaults without its forced promotion.

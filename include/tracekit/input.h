@@ -96,6 +96,34 @@ void tk_input_new_pass(tk_input *in);
  * inputs are then used by the same thread. */
 void tk_input_share_progress(tk_input *to, const tk_input *from);
 
+/* ---- truncated tails ("allow-truncated", docs/api.md)
+ *
+ * A trace whose writer was killed may end inside a record. By default
+ * every reader fails there (TK_EMALFORMED, "truncated ..."). Allowed on
+ * an input, its readers stop cleanly after the last whole record instead
+ * when the cut is only a missing tail: the bytes before it read fine and
+ * the cut record's bytes are a valid beginning of a record as far as they
+ * go (anything else still fails). The reader then notes the cut on the
+ * input, where tk_input_truncation finds it. tk_reader_open and the
+ * commands of <tracekit/format.h> turn it on for the option
+ * "allow-truncated". Cannot fail. */
+void tk_input_set_allow_truncated(tk_input *in, int allow);
+/* Whether truncated tails are allowed on `in` (0 by default). */
+int tk_input_allows_truncated(const tk_input *in);
+
+/* A cut a reader stopped at. */
+typedef struct tk_truncation {
+    uint64_t offset;   /* where the cut record (or FDR buffer) starts */
+    uint64_t dropped;  /* the bytes ignored from there to the end */
+    char message[192]; /* "truncated tail: dropped 7 bytes of a function
+                          record at offset 0x7fff8" */
+} tk_truncation;
+
+/* 1 with `*t` filled when a reader of `in` stopped at a truncated tail
+ * (the first cut noted: a reader reading the input again notes the same
+ * one), 0 otherwise. Cannot fail. */
+int tk_input_truncation(const tk_input *in, tk_truncation *t);
+
 #pragma GCC visibility pop
 #ifdef __cplusplus
 }

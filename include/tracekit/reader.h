@@ -16,7 +16,10 @@
  * selection (<tracekit/select.h>: "thread", "range", "addr", "func"), which
  * is applied here, once, so the records a consumer sees are exactly those
  * the commands see with the same options. A key the format does not read
- * is TK_EUSAGE, as on the command line.
+ * is TK_EUSAGE, as on the command line. "allow-truncated" (any value but
+ * "0") lets every format's reader end cleanly after the last whole record
+ * of a trace cut inside a record (<tracekit/input.h>); the reader's input
+ * is then set to allow it, and tk_reader_truncation says what was dropped.
  *
  * Conventions (<tracekit/tracekit.h>): calls that can fail take a tk_error * and
  * return tk_status, NULL or -1. A reader is used by one thread at a time;
@@ -92,6 +95,11 @@ void tk_reader_free(tk_reader *r); /* NULL is fine */
 
 /* The format read (never NULL for an open reader). */
 const tk_format *tk_reader_format(const tk_reader *r);
+
+/* 1 with `*t` filled when reading stopped at a truncated tail (only with
+ * "allow-truncated": tk_reader_next returned 0 there), 0 otherwise. Ask
+ * after the end. Cannot fail. */
+int tk_reader_truncation(const tk_reader *r, tk_truncation *t);
 
 /* The next record: 1 with `rec` filled, 0 at the end, -1 on a malformed
  * record or an I/O error (`err` says where: offset or line:col, and the

@@ -72,6 +72,7 @@
 #include <tracekit/select.h>
 #include <tracekit/cacheray.h>
 #include <tracekit/cachesim.h>
+#include <tracekit/cacheray_mrc.h>
 #include <tracekit/casemate.h>
 #include <tracekit/casemate_check.h>
 #include <tracekit/ucir.h>
@@ -79,6 +80,7 @@
 #include <tracekit/ucir_export.h>
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
+#include <tracekit/xray_diff.h>
 #include <tracekit/xray_stack.h>
 #include <tracekit/xray_graph.h>
 #include <tracekit/xray_export.h>

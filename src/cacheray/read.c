@@ -1,5 +1,6 @@
 /* Cacheray reader: a pull parser over an input window. Type names are
  * returned as pointers into the input (zero copy). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "core/bytes.h"
 #include "core/cursor.h"
 #include "core/select.h"
+#include "core/truncation.h"
 
 /* Bytes examined to guess the byte order. */
 #define DETECT_BYTES ((size_t)1 << 16)
@@ -19,6 +21,7 @@ struct tk_cacheray_reader {
     uint64_t rec_off, rec_index;  /* last record returned */
     uint64_t next_index;
     int failed;
+    int cut;                      /* stopped at a truncated tail */
     tk_selection *sel;            /* our copy; NULL: every record */
     unsigned sel_flags;           /* TK_CACHERAY_SELECT_* */
     int selected;                 /* the last record is selected (else context) */
@@ -159,10 +162,35 @@ static const char *record_label(uint8_t base)
            : base == TK_CACHERAY_WRITE  ? "write" : "read";
 }
 
+/* "allow-truncated" (<tracekit/input.h>): the record at `off`, cut by the
+ * end of the input after a valid beginning (its tag), ends the trace. Its
+ * `dropped` bytes are consumed, up to the input itself, so that whoever
+ * reads on from the input (the simulator's fast path) sees the end too.
+ * Returns 0, or -1 when not allowed (err: the caller's FAIL) or on an I/O
+ * error. */
+static int cut_tail(tk_cacheray_reader *r, uint64_t off, uint64_t dropped, uint8_t base,
+                    tk_error *err)
+{
+    if (!tk_input_allows_truncated(r->cur.in))
+        return -1;
+    char what[32];
+    int rtta = base == TK_CACHERAY_RTTA_ADD || base == TK_CACHERAY_RTTA_REMOVE;
+    snprintf(what, sizeof what, "%s %s record", rtta ? "an" : "a", record_label(base));
+    if (tk_cursor_skip(&r->cur, dropped, err) < 0 || tk_cursor_refill(&r->cur, 1, err) < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    tk_input_note_cut(r->cur.in, off, dropped, what);
+    r->cut = 1;
+    return 0;
+}
+
 static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error *err)
 {
     if (r->failed)
         return -1;
+    if (r->cut)
+        return 0;
     size_t avail = tk_cursor_avail(&r->cur);
     if (avail < TK_CACHERAY_RTTA_ADD_FIXED) {
         int64_t n = tk_cursor_refill(&r->cur, TK_CACHERAY_RTTA_ADD_FIXED, err);
@@ -203,6 +231,11 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
         if (rec->typename_len > avail - TK_CACHERAY_RTTA_ADD_FIXED) {
             size_t need = TK_CACHERAY_RTTA_ADD_FIXED + (size_t)rec->typename_len;
             int64_t total = tk_input_size(r->cur.in);
+            if (total >= 0 && off + need > (uint64_t)total &&
+                cut_tail(r, off, (uint64_t)total - off, base, err) == 0)
+                return 0;
+            if (r->failed)
+                return -1;
             if (total >= 0 && off + need > (uint64_t)total)
                 FAIL(off + 25,
                             "rtta_add type name of %llu bytes runs past the end "
@@ -216,6 +249,10 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
             }
             p = r->cur.p;
             avail = (size_t)n;
+            if (avail < need && cut_tail(r, off, avail, base, err) == 0)
+                return 0;
+            if (r->failed)
+                return -1;
             if (avail < need)
                 FAIL(off + 25,
                             "rtta_add type name of %llu bytes runs past the end "
@@ -255,6 +292,10 @@ static int next_record(tk_cacheray_reader *r, tk_cacheray_record *rec, tk_error 
     r->rec_index = r->next_index++;
     return 1;
 truncated:
+    if (cut_tail(r, off, avail, base, err) == 0)
+        return 0;
+    if (r->failed)
+        return -1;
     FAIL(off, "truncated %s record: needs %zu bytes, %zu left",
          record_label(base), len, avail);
 flagged:

@@ -310,7 +310,7 @@ const struct tk_format tk_fmt_casemate = {
     .dir_targets = dir_targets,
     .targets = cm_targets,
     .options = (const char *const[]){"thread", "range", "addr", "racy", "ignore-uninit",
-                                     "no-sysreg-defaults", "promote-tlbi-by-id", NULL},
+                                     "no-sysreg-defaults", "promote-tlbi-by-id", "hw-af", NULL},
     .commands = tk_casemate_commands,
     .command_options = tk_casemate_command_options,
     .help = tk_casemate_help,

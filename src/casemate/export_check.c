@@ -16,6 +16,7 @@ void tk_cmx_check_options(const tk_options *o, tk_casemate_check_options *c)
     c->ignore_uninit = tk_options_get(o, "ignore-uninit") != NULL;
     c->no_sysreg_defaults = tk_options_get(o, "no-sysreg-defaults") != NULL;
     c->promote_tlbi_by_id = tk_options_get(o, "promote-tlbi-by-id") != NULL;
+    c->hw_af = tk_options_get(o, "hw-af") != NULL;
 }
 
 tk_status tk_cmx_selection(const tk_options *o, tk_selection **sel, tk_error *err)

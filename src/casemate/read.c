@@ -13,6 +13,7 @@
 #include "casemate/casemate_int.h"
 #include "core/cursor.h"
 #include "core/select.h"
+#include "core/truncation.h"
 
 /* Bytes asked for at the start (the cursor then uses up to 4 MiB). */
 #define PEEK ((size_t)1 << 16)
@@ -1086,6 +1087,29 @@ static int expected_line(tk_casemate_reader *r, tk_error *err)
     return 0;
 }
 
+/* "allow-truncated" (<tracekit/input.h>): the record at cur.p failed at
+ * the end of the input. Parsed again as if more could come, it would
+ * only ask for more (MORE) when its bytes are a valid beginning: then it
+ * is a cut last record, and reading ends before it. 1 when it ended. */
+static int cut_tail(tk_casemate_reader *r, tk_casemate_record *rec)
+{
+    if (!r->eof || !tk_input_allows_truncated(r->cur.in))
+        return 0;
+    tk_error scratch;
+    lx L = {r->cur.p, r->cur.end, r->cur.win, r->cur.win_off, r->line, r->ls,
+            0, r->next_index, &scratch};
+    if (parse_record(&L, rec) != MORE)
+        return 0;
+    uint64_t off = tk_cursor_offset(&r->cur), dropped = tk_cursor_avail(&r->cur);
+    tk_input_note_truncation(r->cur.in, off, dropped,
+                             "dropped %llu byte%s of a record at offset 0x%llx (line %llu)",
+                             (unsigned long long)dropped, dropped == 1 ? "" : "s",
+                             (unsigned long long)off, (unsigned long long)r->line);
+    r->cur.p = r->cur.end;
+    r->done = 1;
+    return 1;
+}
+
 static int next_record(tk_casemate_reader *r, tk_casemate_record *rec, tk_error *err)
 {
     if (r->failed)
@@ -1108,6 +1132,8 @@ static int next_record(tk_casemate_reader *r, tk_casemate_record *rec, tk_error 
                 r->ls = L.ls;
                 return 1;
             }
+            if (rc == BAD && cut_tail(r, rec))
+                return 0;
             if (rc == BAD)
                 break;
             /* the record runs past the window: twice the room, again */

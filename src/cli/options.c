@@ -16,6 +16,10 @@ static const tk_option program_options[] = {
     {.name = "json-hex",
      .help = "--json with addresses and integers past 2^53 as \"0x...\" strings (jq 1.6, "
              "JavaScript)"},
+    {.name = "allow-truncated",
+     .help = "read a trace cut inside its last record (a killed writer) up to its last "
+             "whole record, with one warning naming the offset and the bytes dropped; "
+             "other damage still fails"},
     {.name = "progress", .value = "WHEN",
      .help = "progress line on stderr: auto (on a terminal, after a second), always or never"},
     {.name = "help", .letter = 'h', .help = "show this help"},
@@ -129,6 +133,9 @@ static int program_option(cli *c, const char *name, const char *arg)
             return -1;
         }
         c->format_name = arg;
+    } else if (strcmp(name, "allow-truncated") == 0) {
+        if (cli_set(c, "allow-truncated", "1") != EXIT_OK)
+            return -1;
     } else if (strcmp(name, "json") == 0) {
         c->ctx.json = 1;
     } else if (strcmp(name, "json-hex") == 0) {
@@ -289,8 +296,18 @@ int cli_parse(cli *c, int argc, char **argv)
         return rc;
     if (optind >= argc)
         return cli_usage_error(c->cmd->name, "missing FILE");
-    if (optind + 1 < argc)
-        return cli_usage_error(c->cmd->name, "unexpected argument '%s'", argv[optind + 1]);
+    /* a command of two traces says so in its synopsis ("... A B"): the second
+     * is the option "file-b" */
+    size_t syn = strlen(c->cmd->synopsis);
+    int two = syn >= 4 && strcmp(c->cmd->synopsis + syn - 4, " A B") == 0;
+    if (two && optind + 1 >= argc)
+        return cli_usage_error(c->cmd->name, "missing the second trace B");
+    if (two && tk_options_set(c->ctx.opts, "file-b", argv[optind + 1], NULL) != TK_OK) {
+        fprintf(stderr, "tracekit: out of memory\n");
+        return EXIT_TROUBLE;
+    }
+    if (optind + 1 + two < argc)
+        return cli_usage_error(c->cmd->name, "unexpected argument '%s'", argv[optind + 1 + two]);
     c->ctx.file = argv[optind];
     return c->common ? split_local(c) : -1;
 }

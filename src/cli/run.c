@@ -48,6 +48,8 @@ int cli_open(cli *c)
     if (!x->in)
         return cli_report(x->path, &err);
     cli_progress_start(c->progress, c->cmd->name, x->path, x->in);
+    if (tk_options_get(x->opts, "allow-truncated"))
+        tk_input_set_allow_truncated(x->in, 1); /* every reader of it looks there */
     if (c->format_name) {
         x->format = tk_format_find(c->format_name);
     } else {
@@ -170,6 +172,9 @@ int cli_command_main(const tk_command *cmd, int common, int argc, char **argv)
     int rc = init(&c, cmd, common);
     if (rc == EXIT_OK && (rc = cli_parse(&c, argc, argv)) < 0)
         rc = cmd->run(&c.ctx);
+    tk_truncation t;
+    if (c.ctx.in && tk_input_truncation(c.ctx.in, &t))
+        fprintf(stderr, "tracekit: warning: %s: %s\n", c.ctx.path, t.message);
     cli_close(&c);
     return rc;
 }

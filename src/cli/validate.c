@@ -85,6 +85,9 @@ static tk_status validate(cli *c, tk_sink *s, tk_error *err)
         return tk_error_set(err, TK_EVIOLATION, TK_NO_OFFSET, TK_NO_RECORD,
                             "%llu warning%s (--strict)", (unsigned long long)nwarn,
                             nwarn == 1 ? "" : "s");
+    if (st == TK_OK && strict && tk_input_truncation(c->ctx.in, NULL))
+        return tk_error_set(err, TK_EVIOLATION, TK_NO_OFFSET, TK_NO_RECORD,
+                            "truncated tail read with --allow-truncated (--strict)");
     return st;
 }
 
@@ -106,7 +109,8 @@ static const tk_option options[] = {
      .help = "print only the summary, not each warning"},
     {.name = "max-warnings", .value = "N", .parse = max_warnings, .flags = TK_OPTION_LOCAL,
      .help = "list at most N warnings (default 20; 0: counts only)"},
-    {.name = "strict", .flags = TK_OPTION_LOCAL, .help = "exit 1 when there are warnings"},
+    {.name = "strict", .flags = TK_OPTION_LOCAL,
+     .help = "exit 1 when there are warnings (a truncated tail included)"},
     {.name = "thread", .value = "LIST", .parse = selection,
      .flags = TK_OPTION_LOCAL | TK_OPTION_HIDDEN},
     {.name = "range", .value = "FROM:TO", .parse = selection,
@@ -127,7 +131,9 @@ const tk_command cli_cmd_validate = {
             "the rest counted per code (one `warning code=CODE omitted=N` line or\n"
             "JSON record per code). The last line is a summary; its warnings=N\n"
             "counts them all. Selections (--thread, --range, --addr, --func) do\n"
-            "not apply: the check is of the whole trace.\n",
+            "not apply: the check is of the whole trace. With --allow-truncated a\n"
+            "trace cut inside its last record (a killed writer) is valid up to its\n"
+            "last whole record: exit 0 and one warning naming the cut.\n",
     .options = options,
     .run = run,
 };

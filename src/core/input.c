@@ -9,12 +9,16 @@
  * only in knowing their size, rewinding and skipping without reading. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <tracekit/input.h>
+
+#include "core/truncation.h"
 
 enum { KIND_FILE, KIND_STREAM, KIND_MEMORY };
 
@@ -38,6 +42,9 @@ struct tk_input {
     void *progress_ctx;
     uint64_t furthest;     /* end of what this pass has read */
     unsigned pass;
+    int allow_truncated;   /* readers may stop at a cut tail ... */
+    int truncated;         /* ... and one did: */
+    tk_truncation trunc;
 };
 
 static tk_input *input_alloc(const char *name, tk_error *err)
@@ -305,4 +312,39 @@ tk_status tk_input_rewind(tk_input *in, tk_error *err)
     }
     in->pos = 0;
     return TK_OK;
+}
+
+/* ---- truncated tails */
+
+void tk_input_set_allow_truncated(tk_input *in, int allow) { in->allow_truncated = allow != 0; }
+
+int tk_input_allows_truncated(const tk_input *in) { return in->allow_truncated; }
+
+int tk_input_truncation(const tk_input *in, tk_truncation *t)
+{
+    if (in->truncated && t)
+        *t = in->trunc;
+    return in->truncated;
+}
+
+void tk_input_note_truncation(tk_input *in, uint64_t offset, uint64_t dropped,
+                              const char *fmt, ...)
+{
+    if (in->truncated)
+        return;
+    in->truncated = 1;
+    in->trunc.offset = offset;
+    in->trunc.dropped = dropped;
+    int n = snprintf(in->trunc.message, sizeof in->trunc.message, "truncated tail: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->trunc.message + n, sizeof in->trunc.message - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+void tk_input_note_cut(tk_input *in, uint64_t offset, uint64_t dropped, const char *what)
+{
+    tk_input_note_truncation(in, offset, dropped, "dropped %llu byte%s of %s at offset 0x%llx",
+                             (unsigned long long)dropped, dropped == 1 ? "" : "s", what,
+                             (unsigned long long)offset);
 }

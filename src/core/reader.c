@@ -52,8 +52,8 @@ static int listed(const char *const *keys, const char *key)
 static tk_status check_keys(const tk_format *f, const tk_reader_ops *ops,
                             const tk_options *o, tk_error *err)
 {
-    static const char *const read_here[] = {"skip", "limit", "thread", "range",
-                                            "addr", "func",  NULL};
+    static const char *const read_here[] = {"skip", "limit", "thread",          "range",
+                                            "addr", "func",  "allow-truncated", NULL};
     if (tk_format_check_options(f, o, err) != TK_OK)
         return err->status;
     for (size_t i = 0; i < tk_options_count(o); i++) {
@@ -103,6 +103,9 @@ static tk_status setup(tk_reader *r, tk_input *in, const char *format, const tk_
     tk_selection *sel = tk_selection_new(o, err);
     if (!sel)
         return err->status;
+    const char *allow = tk_options_get(o, "allow-truncated");
+    if (allow && strcmp(allow, "0") != 0)
+        tk_input_set_allow_truncated(in, 1); /* the format's reader looks there */
     r->impl = r->ops->open(in, o, sel, err);
     tk_selection_free(sel);
     first_step(r);
@@ -121,6 +124,7 @@ static tk_reader *start(tk_input *in, int owned, const char *format, const tk_op
         return NULL;
     }
     r->owned = owned ? in : NULL;
+    r->in = in;
     if (setup(r, in, format, o, err) != TK_OK) {
         tk_reader_free(r);
         return NULL;
@@ -159,6 +163,11 @@ void tk_reader_free(tk_reader *r)
 }
 
 const tk_format *tk_reader_format(const tk_reader *r) { return r->fmt; }
+
+int tk_reader_truncation(const tk_reader *r, tk_truncation *t)
+{
+    return tk_input_truncation(r->in, t);
+}
 
 static int next_done(tk_reader *r, tk_record *rec, tk_error *err)
 {

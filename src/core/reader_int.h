@@ -52,6 +52,7 @@ struct tk_reader {
     uint64_t left;         /* "limit": records still to return */
     const tk_format *fmt;
     tk_input *owned;       /* the input opened here: closed by free */
+    tk_input *in;          /* the input read (owned or borrowed) */
     tk_error failure;      /* what every call returns after -1 */
 };
 

@@ -132,7 +132,8 @@ const tk_format *tk_format_probe(tk_input *in, tk_error *err)
  * options travel as keys named after the command-line options. */
 tk_status tk_format_check_options(const tk_format *f, const tk_options *o, tk_error *err)
 {
-    static const char *const common[] = {"skip", "limit", "strict", "json-hex", NULL};
+    static const char *const common[] = {"skip",     "limit",           "strict",
+                                         "json-hex", "allow-truncated", NULL};
     for (size_t i = 0; i < tk_options_count(o); i++) {
         const char *key = tk_options_key(o, i);
         int known = 0;
@@ -168,10 +169,22 @@ static tk_status unsupported(const tk_format *f, const char *what, tk_error *err
                         "%s: %s is not supported for this format", f->name, what);
 }
 
+/* The options checked, and "allow-truncated" passed to the readers of
+ * `in` (<tracekit/input.h>). */
+static tk_status check(const tk_format *f, tk_input *in, const tk_options *o, tk_error *err)
+{
+    if (tk_format_check_options(f, o, err) != TK_OK)
+        return err->status;
+    const char *allow = tk_options_get(o, "allow-truncated");
+    if (allow && strcmp(allow, "0") != 0)
+        tk_input_set_allow_truncated(in, 1);
+    return TK_OK;
+}
+
 tk_status tk_info(const tk_format *f, tk_input *in, const tk_options *o,
                   tk_sink *out, tk_error *err)
 {
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     return f->info ? f->info(in, o, out, err) : unsupported(f, "info", err);
 }
@@ -179,7 +192,7 @@ tk_status tk_info(const tk_format *f, tk_input *in, const tk_options *o,
 tk_status tk_dump(const tk_format *f, tk_input *in, const tk_options *o,
                   tk_sink *out, tk_error *err)
 {
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     return f->dump ? f->dump(in, o, out, err) : unsupported(f, "dump", err);
 }
@@ -191,7 +204,7 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
     if (!nwarnings)
         nwarnings = &dummy;
     *nwarnings = 0;
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     const char *sel = tk_sel_option_given(o);
     if (sel) /* a subset's verdict would not be the trace's */
@@ -204,7 +217,7 @@ tk_status tk_validate(const tk_format *f, tk_input *in, const tk_options *o,
 tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
                     tk_sink *out, tk_error *err)
 {
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     return f->report ? f->report(in, o, out, err) : unsupported(f, "report", err);
 }
@@ -212,7 +225,7 @@ tk_status tk_report(const tk_format *f, tk_input *in, const tk_options *o,
 tk_status tk_report_html(const tk_format *f, tk_input *in, const tk_options *o, FILE *out,
                          tk_error *err)
 {
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     if (!f->report_html)
         return tk_error_set(err, TK_EUNSUPPORTED, TK_NO_OFFSET, TK_NO_RECORD,
@@ -225,7 +238,7 @@ tk_status tk_convert(const tk_format *f, tk_input *in, const tk_options *o,
 {
     if (!f->convert)
         return unsupported(f, "convert", err);
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     if (tk_format_target_is_dir(f, target))
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
@@ -252,7 +265,7 @@ tk_status tk_convert_dir(const tk_format *f, tk_input *in, const tk_options *o,
     if (!f->convert_dir || !tk_format_target_is_dir(f, target))
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                             "%s cannot be converted to a directory as '%s'", f->name, target);
-    if (tk_format_check_options(f, o, err) != TK_OK)
+    if (check(f, in, o, err) != TK_OK)
         return err->status;
     return f->convert_dir(in, o, target, source, dir, err);
 }

@@ -18,10 +18,13 @@
 #include <unistd.h>
 
 #include "core/bytes.h"
+#include "core/truncation.h"
 #include "ucir/ucir_int.h"
 
 enum { SLOT_FREE, SLOT_PENDING, SLOT_BUSY, SLOT_DONE };
-enum { KIND_FRAME, KIND_ERROR, KIND_END };
+/* KIND_CUT: the end, at a frame cut by the end of the input that may be
+ * dropped ("allow-truncated": err_offset, and `trailing` bytes dropped). */
+enum { KIND_FRAME, KIND_ERROR, KIND_END, KIND_CUT };
 
 /* A retained inflate buffer this much larger than its frame is freed. */
 #define SHRINK_ABOVE ((size_t)64 << 20)
@@ -190,6 +193,27 @@ static void end_with(slot *s, int kind, uint64_t offset, const char *fmt, ...)
     s->state = SLOT_DONE;
 }
 
+/* "allow-truncated" (<tracekit/input.h>): may the frame at `p`, of which
+ * the end of the input leaves `got` bytes, be dropped as a cut tail? Its
+ * header must read as one as far as it goes, and its compressed bytes
+ * start as a zlib stream does (CMF: deflate with a window of at most
+ * 32 KiB; FLG: the check bits). The deflate data after them is not
+ * checked: libdeflate inflates whole streams only. Then `s` says so. */
+static int cut_frame(const ucir_frames *f, slot *s, uint64_t at, const uint8_t *p, int64_t got)
+{
+    if (!tk_input_allows_truncated(f->in))
+        return 0;
+    if (got >= UCIR_FRAME_HEADER + 1 && ((p[10] & 0x0F) != 8 || (p[10] >> 4) > 7))
+        return 0;
+    if (got >= UCIR_FRAME_HEADER + 2 && (((unsigned)p[10] << 8) | p[11]) % 31 != 0)
+        return 0;
+    s->kind = KIND_CUT;
+    s->err_offset = at;
+    s->trailing = (size_t)got;
+    s->state = SLOT_DONE;
+    return 1;
+}
+
 /* Read the next top-level item into slot `s`; returns -1 on an I/O error
  * (err set), else 0 (s is a frame to decode, an error, or the end). */
 static int produce(ucir_frames *f, slot *s, tk_error *err)
@@ -212,6 +236,8 @@ static int produce(ucir_frames *f, slot *s, tk_error *err)
             end_with(s, KIND_ERROR, at, "unknown op 0x%02x at the top level (expected OP_FRAME)", p[0]);
         return 0;
     }
+    if (got < UCIR_FRAME_HEADER && cut_frame(f, s, at, p, got))
+        return 0;
     if (got < UCIR_FRAME_HEADER) {
         end_with(s, KIND_ERROR, at, "truncated OP_FRAME header: needs 10 bytes, %lld left",
                  (long long)got);
@@ -234,6 +260,8 @@ static int produce(ucir_frames *f, slot *s, tk_error *err)
     got = tk_cursor_need(c, need, err);
     if (got < 0)
         return -1;
+    if ((size_t)got < need && cut_frame(f, s, at, c->p, got))
+        return 0;
     if ((size_t)got < need) {
         end_with(s, KIND_ERROR, at, "frame %llu: truncated: OP_FRAME needs %u compressed bytes, %lld left",
                  (unsigned long long)s->fr.index, s->fr.csize,
@@ -359,7 +387,13 @@ int ucir_frames_next(ucir_frames *f, ucir_frame **frame, uint64_t record, tk_err
         pthread_mutex_unlock(&f->mu);
     }
     f->holding = 1;
-    if (s->kind == KIND_END)
+    if (s->kind == KIND_CUT) { /* noted when reached, not when read ahead */
+        char what[48];
+        snprintf(what, sizeof what, "an OP_FRAME (frame %llu)",
+                 (unsigned long long)f->next_index);
+        tk_input_note_cut(f->in, s->err_offset, s->trailing, what);
+    }
+    if (s->kind == KIND_END || s->kind == KIND_CUT)
         return 0;
     if (s->kind == KIND_ERROR) {
         tk_error_set(err, TK_EMALFORMED, s->err_offset, record, "%s", s->message);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/truncation.h"
 #include "ucir/ucir_int.h"
 
 #ifdef TK_HAVE_SNAPPY
@@ -48,6 +49,9 @@ struct ucir_uc {
     uint32_t frame_left, sys_left;
     uint64_t frames, frame_stream;
     int keyframe;
+    int cut;                    /* "allow-truncated": a chunk was cut ... */
+    uint64_t cut_at, cut_len;   /* ... here, this long */
+    int ended;                  /* stopped at a truncated tail */
     uint64_t args[255];
     uint32_t crc_table[256];
 };
@@ -156,6 +160,32 @@ static uint64_t file_offset(const ucir_uc *u, uint64_t s)
     return at;
 }
 
+/* "allow-truncated" (<tracekit/input.h>): the chunk at `at` (p), of which
+ * the end of the input leaves `got` bytes, reads as a chunk as far as it
+ * goes (a type the framing allows here; the identifier's length and
+ * text; a data chunk's room for its CRC and size): the stream ends before
+ * it. Its data is not checked (its CRC is in the missing part or covers
+ * it). 1 when so. */
+static int cut_chunk(ucir_uc *u, uint64_t at, const uint8_t *p, int64_t got)
+{
+    if (!tk_input_allows_truncated(u->cur.in))
+        return 0;
+    unsigned type = p[0];
+    if (!u->started ? type != 0xff : type > 0x01 && type < 0x80)
+        return 0;
+    if (got >= 4) {
+        size_t clen = (size_t)p[1] | (size_t)p[2] << 8 | (size_t)p[3] << 16;
+        if (type == 0xff && (clen != 6 || memcmp(p + 4, "sNaPpY", (size_t)got - 4) != 0))
+            return 0;
+        if (type <= 0x01 && (clen < 4 || (type == 0x01 && clen - 4 > CHUNK_MAX)))
+            return 0;
+    }
+    u->cut = 1;
+    u->cut_at = at;
+    u->cut_len = (uint64_t)got;
+    return 1;
+}
+
 /* Decode one chunk onto the buffer. 0 = ok (or skipped), 1 = end of
  * input, -1 = error. */
 static int read_chunk(ucir_uc *u, uint64_t record, tk_error *err)
@@ -167,6 +197,8 @@ static int read_chunk(ucir_uc *u, uint64_t record, tk_error *err)
         return -1;
     if (got == 0)
         return 1;
+    if (got < 4 && cut_chunk(u, at, c->p, got))
+        return 1;
     if (got < 4)
         return fail(err, at, record, "truncated Snappy chunk header: needs 4 bytes, %lld left",
                     (long long)got);
@@ -175,6 +207,8 @@ static int read_chunk(ucir_uc *u, uint64_t record, tk_error *err)
     got = tk_cursor_need(c, 4 + clen, err);
     if (got < 0)
         return -1;
+    if ((size_t)got < 4 + clen && cut_chunk(u, at, c->p, got))
+        return 1;
     if ((size_t)got < 4 + clen)
         return fail(err, at, record, "truncated Snappy chunk: needs %zu bytes, %lld left",
                     4 + clen, (long long)got);
@@ -243,8 +277,37 @@ static int ensure(ucir_uc *u, size_t n, uint64_t record, tk_error *err)
     return 1;
 }
 
+/* "allow-truncated": the stream ended (at stream offset `at`) inside an
+ * op, a frame or a SYSCALL, or after a cut chunk: note the cut and end.
+ * 0 when noted, -1 when not allowed (the caller fails). */
+static int cut_stream(ucir_uc *u, uint64_t at, const char *op)
+{
+    if (!u->cut && !tk_input_allows_truncated(u->cur.in))
+        return -1;
+    uint64_t part = u->len - u->pos, chunk = file_offset(u, at);
+    if (u->cut)
+        tk_input_note_truncation(u->cur.in, u->cut_at, u->cut_len,
+                                 "dropped %llu byte%s of a Snappy chunk at offset 0x%llx",
+                                 (unsigned long long)u->cut_len, u->cut_len == 1 ? "" : "s",
+                                 (unsigned long long)u->cut_at);
+    else if (op)
+        tk_input_note_truncation(u->cur.in, chunk, part,
+                                 "dropped %llu byte%s of a %s op at stream +0x%llx (in the "
+                                 "chunk at offset 0x%llx)",
+                                 (unsigned long long)part, part == 1 ? "" : "s", op,
+                                 (unsigned long long)at, (unsigned long long)chunk);
+    else
+        tk_input_note_truncation(u->cur.in, chunk, 0,
+                                 "the stream ends inside %s at stream +0x%llx",
+                                 u->sys_left ? "a SYSCALL" : "a frame", (unsigned long long)at);
+    u->ended = 1;
+    return 0;
+}
+
 int ucir_uc_next(ucir_uc *u, tk_ucir_op *op, tk_ucir_pos *pos, uint64_t record, tk_error *err)
 {
+    if (u->ended)
+        return 0;
     if (u->in_frame && !u->frame_left && !u->sys_left)
         u->in_frame = 0;
     int r = ensure(u, 1, record, err);
@@ -254,6 +317,8 @@ int ucir_uc_next(ucir_uc *u, tk_ucir_op *op, tk_ucir_pos *pos, uint64_t record, 
 #define FAIL(...) fail(err, file_offset(u, at), record, "stream +0x%llx: %s", (unsigned long long)at, \
                        (snprintf(msg, sizeof msg, __VA_ARGS__), msg))
     char msg[160];
+    if (r == 0 && (u->cut || u->sys_left || u->in_frame) && cut_stream(u, at, NULL) == 0)
+        return 0;
     if (r == 0) {
         if (u->sys_left)
             return FAIL("the stream ends inside a SYSCALL, %u nested ops short", u->sys_left);
@@ -272,7 +337,9 @@ int ucir_uc_next(ucir_uc *u, tk_ucir_op *op, tk_ucir_pos *pos, uint64_t record, 
     if (id == UC_SYSCALL && u->sys_left)
         return FAIL("SYSCALL inside a SYSCALL");
     size_t need = uc_fixed[id];
-    if ((r = ensure(u, need, record, err)) <= 0)
+    if ((r = ensure(u, need, record, err)) == 0 && cut_stream(u, at, uc_names[id]) == 0)
+        return 0;
+    if (r <= 0)
         return r < 0 ? -1 : FAIL("truncated %s: needs %zu bytes, %zu left in the stream",
                                  uc_names[id], need, u->len - u->pos);
     p = u->buf + u->pos;
@@ -287,7 +354,10 @@ int ucir_uc_next(ucir_uc *u, tk_ucir_op *op, tk_ucir_pos *pos, uint64_t record, 
     if (need + extra > u->max_op)
         return FAIL("%s of %llu bytes is larger than max-frame (%llu bytes)", uc_names[id],
                     (unsigned long long)(need + extra), (unsigned long long)u->max_op);
-    if ((r = ensure(u, need + (size_t)extra, record, err)) <= 0)
+    if ((r = ensure(u, need + (size_t)extra, record, err)) == 0 &&
+        cut_stream(u, at, uc_names[id]) == 0)
+        return 0;
+    if (r <= 0)
         return r < 0 ? -1 : FAIL("truncated %s: needs %llu bytes, %zu left in the stream",
                                  uc_names[id], (unsigned long long)(need + extra), u->len - u->pos);
 #undef FAIL

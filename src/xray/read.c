@@ -1,11 +1,13 @@
 /* XRay reader: basic-mode records, raw FDR records checked against the
  * block grammar, and their expansion into logical records. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/bytes.h"
 #include "core/cursor.h"
 #include "core/spool.h"
+#include "core/truncation.h"
 #include "xray/xray_int.h"
 
 #include <tracekit/xray_yaml.h>
@@ -30,6 +32,7 @@ struct tk_xray_reader {
     tk_cursor cur;
     tk_xray_header hdr;
     int failed;
+    int cut;                      /* stopped at a truncated tail */
     uint64_t raw_index;           /* raw records read */
     uint64_t skipped;             /* garbage bytes skipped between buffers */
     uint64_t blocks;              /* NewBuffer records seen */
@@ -233,12 +236,41 @@ static int flush_pending(tk_xray_reader *r, tk_xray_record *out)
 
 /* -------------------------------------------------------------- basic */
 
+/* "allow-truncated" (<tracekit/input.h>): the record at the cursor, of
+ * which the `avail` bytes left are a valid beginning, ends the trace; its
+ * bytes are consumed. Returns 0, or -1 on an I/O error. */
+static int cut_tail(tk_xray_reader *r, int64_t avail, const char *what, tk_error *err)
+{
+    uint64_t off = tk_cursor_offset(&r->cur);
+    if (tk_cursor_skip(&r->cur, (uint64_t)avail, err) < 0 ||
+        tk_cursor_refill(&r->cur, 1, err) < 0) {
+        r->failed = 1;
+        return -1;
+    }
+    tk_input_note_cut(r->cur.in, off, (uint64_t)avail, what);
+    r->cut = 1;
+    return 0;
+}
+
+/* The `n` bytes at `p`, fewer than a basic-mode record, begin one that
+ * could follow the records before: a function record of a known kind or
+ * an argument payload. */
+static int basic_prefix_ok(const tk_xray_reader *r, const uint8_t *p, int64_t n)
+{
+    uint16_t rtype = n >= 2 ? tk_ld16(p, 0) : p[0];
+    if (rtype == 1)
+        return r->raw_index > 0;
+    return rtype == 0 && (n < 4 || p[3] <= TK_XRAY_ENTER_ARG);
+}
+
 /* A basic-mode record, with the argument payload records that follow it
  * (looked ahead in the input, so no record is held back). */
 static int next_basic(tk_xray_reader *r, tk_xray_record *out, tk_error *err)
 {
     if (r->failed)
         return -1;
+    if (r->cut)
+        return 0;
     int64_t avail = tk_cursor_need(&r->cur, TK_XRAY_BASIC_RECORD_SIZE, err);
     uint64_t off = tk_cursor_offset(&r->cur);
     if (avail < 0) {
@@ -247,6 +279,11 @@ static int next_basic(tk_xray_reader *r, tk_xray_record *out, tk_error *err)
     }
     if (avail == 0)
         return 0;
+    if (avail < TK_XRAY_BASIC_RECORD_SIZE && tk_input_allows_truncated(r->cur.in) &&
+        basic_prefix_ok(r, r->cur.p, avail))
+        return cut_tail(r, avail,
+                        r->cur.p[0] == 1 ? "an argument payload record" : "a function record",
+                        err);
     if (avail < TK_XRAY_BASIC_RECORD_SIZE)
         FAIL(off, "truncated basic-mode record: needs 32 bytes, %lld left", (long long)avail);
     const uint8_t *p = r->cur.p;
@@ -359,6 +396,64 @@ static int skip_to_extents(tk_xray_reader *r, tk_error *err)
     }
 }
 
+/* A metadata kind this version writes (decode_fdr's checks of the tag). */
+static int metadata_kind_ok(unsigned kind, unsigned v)
+{
+    if (kind == TK_XRAY_FDR_END_OF_BUFFER)
+        return v < 2;
+    if (kind == TK_XRAY_FDR_BUFFER_EXTENTS)
+        return v >= 2;
+    return kind <= TK_XRAY_FDR_PID;
+}
+
+/* Could a record of kind `k` and `len` bytes start at `off` after the
+ * records before it (the checks next_raw and verify make once it is
+ * whole)? For a record cut by the end of the input. */
+static int fdr_fits(const tk_xray_reader *r, tk_xray_fdr_kind k, uint64_t off, uint64_t len)
+{
+    int in_buffer = r->have_extents && off < r->buf_end;
+    if (r->hdr.version >= 2 &&
+        (in_buffer == (k == TK_XRAY_FDR_BUFFER_EXTENTS) || (in_buffer && off + len > r->buf_end)))
+        return 0;
+    xv_state to = tk_xv_state_of(k);
+    if (to == XV_EXTENTS || (to == XV_NEW_BUFFER && r->state != XV_EXTENTS))
+        return r->state == XV_UNKNOWN || r->state == XV_EXTENTS || tk_xv_terminal(r->state);
+    return tk_xv_allowed(r->state, to);
+}
+
+/* "allow-truncated": the FDR record of kind `k` at the cursor, `len`
+ * bytes whole, of which the `avail` left begin validly, ends the trace
+ * when it fits where it stands. Returns 0 (the end), or -1: when it may
+ * not (the caller fails), or after an I/O error (r->failed). */
+static int fdr_cut(tk_xray_reader *r, tk_xray_fdr_kind k, int64_t avail, uint64_t len,
+                   tk_error *err)
+{
+    if (!tk_input_allows_truncated(r->cur.in) ||
+        !fdr_fits(r, k, tk_cursor_offset(&r->cur), len))
+        return -1;
+    char what[48];
+    if (k == TK_XRAY_FDR_FUNCTION)
+        snprintf(what, sizeof what, "a function record");
+    else
+        snprintf(what, sizeof what, "a %s metadata record", tk_xray_fdr_kind_name(k));
+    return cut_tail(r, avail, what, err);
+}
+
+/* The record at p, `avail` bytes, is shorter than its fixed part: is it a
+ * cut tail (0)? Its first byte must name a function action or a metadata
+ * kind of this version. -1 as fdr_cut. */
+static int fdr_cut_short(tk_xray_reader *r, const uint8_t *p, int64_t avail, tk_error *err)
+{
+    if (!(p[0] & 1))
+        return ((p[0] >> 1) & 7) <= TK_XRAY_ENTER_ARG
+                   ? fdr_cut(r, TK_XRAY_FDR_FUNCTION, avail, FDR_FUNCTION_SIZE, err)
+                   : -1;
+    unsigned kind = p[0] >> 1;
+    return metadata_kind_ok(kind, r->hdr.version)
+               ? fdr_cut(r, (tk_xray_fdr_kind)kind, avail, FDR_METADATA_SIZE, err)
+               : -1;
+}
+
 /* Decode the raw record at the cursor (does not verify or advance). */
 static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
                       tk_error *err)
@@ -375,6 +470,11 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
     const uint8_t *p = r->cur.p;
     memset(x, 0, sizeof *x);
     x->offset = off;
+    if (avail < (p[0] & 1 ? FDR_METADATA_SIZE : FDR_FUNCTION_SIZE) &&
+        fdr_cut_short(r, p, avail, err) == 0)
+        return 0;
+    if (r->failed)
+        return -1;
     if (!(p[0] & 1)) {
         if (avail < FDR_FUNCTION_SIZE)
             FAIL(off, "truncated function record: needs 8 bytes, %lld left",
@@ -443,6 +543,11 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
             r->failed = 1;
             return -1;
         }
+        if ((uint64_t)avail < FDR_METADATA_SIZE + (uint64_t)x->size &&
+            fdr_cut(r, x->kind, avail, FDR_METADATA_SIZE + (uint64_t)x->size, err) == 0)
+            return 0;
+        if (r->failed)
+            return -1;
         if ((uint64_t)avail < FDR_METADATA_SIZE + (uint64_t)x->size)
             FAIL(off + 1, "event payload of %d bytes runs past the end of the "
                           "trace (%lld bytes left)",
@@ -528,6 +633,40 @@ static int follow_moves(tk_xray_reader *r, int step, tk_error *err)
     return 0;
 }
 
+/* At the end of the input at `off`, between records: is a buffer or a
+ * block left incomplete? -1 after failing; 0 when the end is fine, or,
+ * with "allow-truncated", after noting the missing tail. */
+static int ends_short(tk_xray_reader *r, uint64_t off, tk_error *err)
+{
+    int open_block = r->state != XV_UNKNOWN && r->state != XV_EXTENTS &&
+                     !tk_xv_terminal(r->state);
+    if (!r->have_extents && !open_block)
+        return 0;
+    /* a v2+ block left open in a whole buffer is not a cut */
+    if ((r->have_extents || r->hdr.version < 2) && tk_input_allows_truncated(r->cur.in)) {
+        if (r->have_extents)
+            tk_input_note_truncation(r->cur.in, off, 0,
+                                     "the trace ends at offset 0x%llx, %llu bytes before the "
+                                     "end of the buffer at offset 0x%llx",
+                                     (unsigned long long)off,
+                                     (unsigned long long)(r->buf_end - off),
+                                     (unsigned long long)r->block_start);
+        else
+            tk_input_note_truncation(r->cur.in, off, 0,
+                                     "the trace ends at offset 0x%llx inside the block at "
+                                     "offset 0x%llx, after %s",
+                                     (unsigned long long)off,
+                                     (unsigned long long)r->block_start,
+                                     tk_xv_name(r->state));
+        r->cut = 1;
+        return 0;
+    }
+    if (r->have_extents)
+        FAIL(off, "trace ends inside a buffer: %llu of its bytes are missing",
+             (unsigned long long)(r->buf_end - off));
+    FAIL(off, "trace ends inside a block, after %s", tk_xv_name(r->state));
+}
+
 /* The next raw FDR record: in file order, or with `ordered` each thread's
  * buffers in time order. */
 static int next_raw(tk_xray_reader *r, tk_xray_fdr_record *x, int ordered,
@@ -535,6 +674,8 @@ static int next_raw(tk_xray_reader *r, tk_xray_fdr_record *x, int ordered,
 {
     if (r->failed)
         return -1;
+    if (r->cut)
+        return 0;
     if (r->have_extents && tk_cursor_offset(&r->cur) == r->buf_end)
         r->have_extents = 0; /* the buffer is complete */
     if (ordered && !r->have_extents && follow_moves(r, 1, err) < 0)
@@ -547,12 +688,8 @@ static int next_raw(tk_xray_reader *r, tk_xray_fdr_record *x, int ordered,
     size_t len = 0;
     int rc = decode_fdr(r, x, &len, err);
     if (rc <= 0) {
-        if (rc == 0 && r->have_extents)
-            FAIL(off, "trace ends inside a buffer: %llu of its bytes are missing",
-                 (unsigned long long)(r->buf_end - off));
-        if (rc == 0 && r->state != XV_UNKNOWN && r->state != XV_EXTENTS &&
-            !tk_xv_terminal(r->state))
-            FAIL(off, "trace ends inside a block, after %s", tk_xv_name(r->state));
+        if (rc == 0 && !r->cut && ends_short(r, off, err))
+            return -1;
         return rc;
     }
     if (r->hdr.version >= 2) {

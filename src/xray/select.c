@@ -254,7 +254,7 @@ tk_xray_reader *tk_xray_reader_new_selected(tk_input *in, const tk_selection *se
                      "--addr does not apply to xray traces");
         return NULL;
     }
-    tk_spool sp = {NULL, -1};
+    tk_spool sp = {NULL, -1, NULL};
     /* the window counts from the first TSC, which takes a pass of its own */
     if (sel->has_range && tk_input_size(in) < 0) {
         if (tk_spool_open(&sp, in, "xray-range", "the trace", err) != 0)

@@ -7,8 +7,10 @@
  * larger and smaller lines than the level above, each with 3C
  * classification and without; and the deepest hierarchy there can be.
  * Every counter of every level must match,
- * and so must each thread's misses per level. ctest runs it again with
- * TRACEKIT_NO_AVX2 set, for the first level's portable fast path. */
+ * and so must each thread's misses per level, fed record by record and
+ * through tk_cachesim_run. ctest runs it again with TRACEKIT_NO_AVX2 set,
+ * for the first level's portable fast path, and with
+ * TRACEKIT_CACHESIM_THREADS=1, for tk_cachesim_run on one thread. */
 #include <string.h>
 
 #include "refsim.h"
@@ -46,23 +48,11 @@ static void random_access(uint64_t *rng, uint64_t *last, uint64_t *addr,
     *thread = (r >> 28) % THREADS;
 }
 
-static void compare(const char *what, const tk_cachesim_config *c, uint64_t seed)
+/* Every level's counters and each thread's misses per level against the
+ * reference's. */
+static void expect_like_ref(const char *what, const tk_cachesim_config *c, tk_cachesim *s,
+                            const ref_sim *r, uint64_t thread_misses[][TK_CACHESIM_MAX_LEVELS])
 {
-    tk_cachesim *s = st_new(c);
-    ref_sim *r = ref_new(c);
-    uint64_t rng = seed, last = 0x7ffe00001000ULL;
-    uint64_t thread_misses[THREADS][TK_CACHESIM_MAX_LEVELS];
-    memset(thread_misses, 0, sizeof thread_misses);
-    for (int i = 0; i < ACCESSES; i++) {
-        uint64_t addr, thread;
-        unsigned size;
-        int write;
-        random_access(&rng, &last, &addr, &size, &write, &thread);
-        st_access(s, addr, size, write, thread);
-        unsigned mask = ref_access(r, addr, size, write);
-        for (size_t k = 0; k < c->nlevels; k++)
-            thread_misses[thread][k] += mask >> k & 1;
-    }
     for (size_t k = 0; k < c->nlevels; k++) {
         tk_cachesim_level_stats got, want;
         tk_cachesim_get_level(s, k, &got);
@@ -80,8 +70,54 @@ static void compare(const char *what, const tk_cachesim_config *c, uint64_t seed
                          (unsigned long long)t.id, k + 1, (unsigned long long)t.c.misses[k],
                          (unsigned long long)thread_misses[t.id][k]);
     }
+}
+
+/* The simulator fed record by record, and through tk_cachesim_run (the
+ * levels below the first on a second thread, unless the hierarchy has an
+ * inclusive level or TRACEKIT_CACHESIM_THREADS=1), against the reference.
+ * `spread` > 0: uniformly random addresses over that many bytes (traffic
+ * without locality) instead. */
+static void compare_traffic(const char *what, const tk_cachesim_config *c, uint64_t seed,
+                            uint64_t spread)
+{
+    tk_cachesim *s = st_new(c), *run = st_new(c);
+    ref_sim *r = ref_new(c);
+    uint64_t rng = seed, last = 0x7ffe00001000ULL;
+    uint64_t thread_misses[THREADS][TK_CACHESIM_MAX_LEVELS];
+    memset(thread_misses, 0, sizeof thread_misses);
+    tu_buf trace = {0};
+    for (int i = 0; i < ACCESSES; i++) {
+        uint64_t addr, thread;
+        unsigned size;
+        int write;
+        random_access(&rng, &last, &addr, &size, &write, &thread);
+        if (spread)
+            addr = 0x7ffe00000000ULL + (tu_rand_below(&rng, spread) & ~7ULL);
+        st_access(s, addr, size, write, thread);
+        tu_access(&trace, (uint8_t)write, addr, (uint8_t)size, thread);
+        unsigned mask = ref_access(r, addr, size, write);
+        for (size_t k = 0; k < c->nlevels; k++)
+            thread_misses[thread][k] += mask >> k & 1;
+    }
+    expect_like_ref(what, c, s, r, thread_misses);
+    tk_error err;
+    tk_input *in = tk_input_from_memory(trace.p, trace.len, "mem", &err);
+    assert_non_null(in);
+    if (tk_cachesim_run(run, in, TK_ENDIAN_AUTO, &err) != TK_OK)
+        fail_msg("%s: tk_cachesim_run: %s", what, err.message);
+    tk_input_close(in);
+    char where[240];
+    snprintf(where, sizeof where, "%s, tk_cachesim_run", what);
+    expect_like_ref(where, c, run, r, thread_misses);
+    tu_buf_free(&trace);
     ref_free(r);
     tk_cachesim_free(s);
+    tk_cachesim_free(run);
+}
+
+static void compare(const char *what, const tk_cachesim_config *c, uint64_t seed)
+{
+    compare_traffic(what, c, seed, 0);
 }
 
 static void every_combination(void **state)
@@ -164,10 +200,33 @@ static void without_3c(void **state)
     compare("no 3C", &c, 7);
 }
 
+/* Traffic without locality (uniformly random 8-byte-aligned addresses
+ * over 4x and 64x the largest cache) on hierarchies of 3 levels, each
+ * policy, with and without 3C. */
+static void random_traffic(void **state)
+{
+    (void)state;
+    for (size_t p = 0; p < 4; p++)
+        for (int no3c = 0; no3c < 2; no3c++)
+            for (uint64_t spread = 64 << 10; spread <= (1 << 20); spread *= 16) {
+                static const char *const base[] = {"L1:1K:8:64", "L2:4K:16:64", "L3:16K:16:64"};
+                char spec[3][48];
+                const char *specs[4] = {spec[0], spec[1], spec[2], NULL};
+                for (size_t k = 0; k < 3; k++)
+                    snprintf(spec[k], sizeof spec[k], "%s:%s", base[k], policies[p]);
+                tk_cachesim_config c = st_config(specs, 1, 1, 0, no3c ? TK_CACHESIM_NO_3C : 0);
+                char what[120];
+                snprintf(what, sizeof what, "random traffic over %llu KiB, %s%s",
+                         (unsigned long long)(spread >> 10), policies[p], no3c ? ", no 3C" : "");
+                compare_traffic(what, &c, 500 + p, spread);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_combination),
+        cmocka_unit_test(random_traffic),
         cmocka_unit_test(mixed_levels),
         cmocka_unit_test(deepest_hierarchy),
         cmocka_unit_test(without_3c),

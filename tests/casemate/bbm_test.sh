@@ -140,7 +140,7 @@ has "  watch 0x81000=0x0 S2 L1 IU(dsb_tlbi_ipa, tid 1) root:0x80000 ia:0x0-0x3ff
 run 1 bbm -q -W 81000 "$bad"
 lines_are 1
 
-# options: -I, -R, -S, --promote-tlbi-by-id, --dry-run
+# options: -I, -R, -S, --promote-tlbi-by-id, --hw-af, --dry-run
 printf '(mem-write 0 0 plain 1000 0)\n(unlock 1 0 10)\n' >"$tmp/uninit.log"
 run 1 bbm -q "$tmp/uninit.log"
 last_is "! Attempted write to uninitialised location"
@@ -173,6 +173,29 @@ EOF
 run 1 bbm -q "$tmp/vmid.log"
 last_is "! BBM invalid unclean->valid"
 run 0 bbm -q --promote-tlbi-by-id "$tmp/vmid.log"
+# --hw-af: a valid block with AF = 0 given a new output address needs no
+# break while HA is off (the default), one with HA on (--hw-af, or a logged
+# VTCR_EL2 write with HA, bit 21, set; off again after a write clearing it)
+cat >"$tmp/af0.log" <<'EOF'
+(mem-init 0 0 10000 2000)
+(hint 1 0 set_root_lock 10000 90000)
+(mem-write 2 0 plain 10000 11003)
+(mem-write 3 0 plain 11000 400000fd)
+(sysreg-write 4 0 vttbr_el2 10000)
+(lock 5 0 90000)
+(mem-write 6 0 plain 11000 800000fd)
+EOF
+run 0 bbm -q "$tmp/af0.log"
+last_is "$pass_line"
+run 1 bbm -q --hw-af "$tmp/af0.log"
+last_is "! BBM valid->valid"
+run 1 bbm --json --hw-af "$tmp/af0.log"
+has '"code":"bbm_no_break"'
+sed 's/^(lock 5 0 90000)$/(sysreg-write 5 0 vtcr_el2 200010)\n(lock 6 0 90000)/' "$tmp/af0.log" >"$tmp/af0-ha.log"
+run 1 bbm -q "$tmp/af0-ha.log"
+last_is "! BBM valid->valid"
+sed 's/^(lock 5 0 90000)$/(sysreg-write 5 0 vtcr_el2 200010)\n(sysreg-write 6 0 vtcr_el2 10)\n(lock 7 0 90000)/' "$tmp/af0.log" >"$tmp/af0-ha-off.log"
+run 0 bbm -q "$tmp/af0-ha-off.log"
 run 0 bbm --dry-run "$bad"
 last_is "log parsed: 11 records (--dry-run: not checked)"
 has "events: 11"

@@ -19,6 +19,7 @@ static const tk_casemate_check_options RACY = {.racy = 1};
 static const tk_casemate_check_options IGNORE_UNINIT = {.ignore_uninit = 1};
 static const tk_casemate_check_options PROMOTE = {.promote_tlbi_by_id = 1};
 static const tk_casemate_check_options NO_DEFAULTS = {.no_sysreg_defaults = 1};
+static const tk_casemate_check_options HW_AF = {.hw_af = 1};
 
 /* Feed the whole log (it must parse) until the checker stops. */
 static int run(const char *log, const tk_casemate_check_options *o)
@@ -203,6 +204,89 @@ static void test_valid_to_valid(void **state)
     expect_pass(P2 "(mem-write 10 0 plain 10000 11003)", &DEFAULTS);
     expect_code(P2 "(mem-write 10 0 plain 10000 12003)", &DEFAULTS, "bbm-no-break");
     expect_code(P2 "(mem-write 10 0 plain 11008 400004fd)", &DEFAULTS, "bbm-no-break");
+}
+
+/* Both regimes with a valid 1 GiB block whose Access flag is 0: stage 2
+ * at 0x10000 (L1 entry 0x11000, lock 0x90000), stage 1 at 0x20000 (L1
+ * entry 0x21000, lock 0x90008); casemate-check's default registers, HA off. */
+#define AF0_TREES                                                            \
+    "(mem-init 0 0 10000 2000)(mem-init 1 0 20000 2000)"                     \
+    "(hint 2 0 set_root_lock 10000 90000)(hint 3 0 set_root_lock 20000 90008)" \
+    "(mem-write 4 0 plain 10000 11003)(mem-write 5 0 plain 11000 400000fd)"  \
+    "(mem-write 6 0 plain 20000 21003)(mem-write 7 0 plain 21000 400000fd)"  \
+    "(sysreg-write 8 0 vttbr_el2 10000)(sysreg-write 9 0 ttbr0_el2 20000)"   \
+    "(lock 10 0 90000)(lock 11 0 90008)\n"
+/* A new output address (AF still 0), in each regime. */
+#define REMAP2 "(mem-write 30 0 plain 11000 800000fd)\n"
+#define REMAP1 "(mem-write 31 0 plain 21000 800000fd)\n"
+/* HA (bit 21) on and off, T0SZ kept at 16. */
+#define VTCR_HA "(sysreg-write 20 0 vtcr_el2 200010)\n"
+#define TCR_HA "(sysreg-write 21 0 tcr_el2 200010)\n"
+
+static void test_access_flag(void **state)
+{
+    (void)state;
+    /* AF = 0 and HA off: in no TLB, so a new output address needs no BBM
+     * in either regime (casemate-check: BBM valid->valid) */
+    expect_pass(AF0_TREES REMAP2 REMAP1, &DEFAULTS);
+    assert_int_equal(entry(0x11000).value, 0x800000fd);
+    assert_int_equal(entry(0x21000).value, 0x800000fd);
+    /* --hw-af: it may be cached, the break is needed */
+    expect_code(AF0_TREES REMAP2, &HW_AF, "bbm-no-break");
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x11000);
+    expect_code(AF0_TREES REMAP1, &HW_AF, "bbm-no-break");
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].address, 0x21000);
+    /* HA from the log, each regime by its own register */
+    expect_code(AF0_TREES VTCR_HA REMAP2, &DEFAULTS, "bbm-no-break");
+    expect_pass(AF0_TREES VTCR_HA REMAP1, &DEFAULTS);
+    expect_code(AF0_TREES TCR_HA REMAP1, &DEFAULTS, "bbm-no-break");
+    expect_pass(AF0_TREES TCR_HA REMAP2, &DEFAULTS);
+    /* HA written on, then off: no longer cached after the off write */
+    expect_pass(AF0_TREES VTCR_HA "(sysreg-write 22 0 vtcr_el2 10)" REMAP2, &DEFAULTS);
+    expect_pass(AF0_TREES TCR_HA "(sysreg-write 22 0 tcr_el2 10)" REMAP1, &DEFAULTS);
+    /* any thread with HA on: its TLB may hold the entry; off once every
+     * thread that set it has cleared it */
+    expect_code(AF0_TREES "(sysreg-write 20 1 vtcr_el2 200010)" REMAP2, &DEFAULTS,
+                "bbm-no-break");
+    expect_code(AF0_TREES "(sysreg-write 20 1 vtcr_el2 200010)" VTCR_HA
+                "(sysreg-write 22 0 vtcr_el2 10)" REMAP2, &DEFAULTS, "bbm-no-break");
+    expect_pass(AF0_TREES "(sysreg-write 20 1 vtcr_el2 200010)" VTCR_HA
+                "(sysreg-write 22 0 vtcr_el2 10)(sysreg-write 23 1 vtcr_el2 10)" REMAP2,
+                &DEFAULTS);
+    /* with HCR_EL2.E2H (bit 34), TCR_EL2 has TCR_EL1's layout: HA is bit 39 */
+    expect_code(AF0_TREES "(sysreg-write 20 0 hcr_el2 400000001)"
+                "(sysreg-write 21 0 tcr_el2 8000000010)" REMAP1, &DEFAULTS, "bbm-no-break");
+    expect_pass(AF0_TREES "(sysreg-write 20 0 hcr_el2 400000001)" TCR_HA REMAP1, &DEFAULTS);
+    expect_code(AF0_TREES TCR_HA "(sysreg-write 22 0 hcr_el2 400000001)"
+                "(sysreg-write 23 0 hcr_el2 1)" REMAP1, &DEFAULTS, "bbm-no-break");
+    /* without casemate-check's defaults, HA is what the log wrote (stage 1
+     * off here: SCTLR_EL2.M = 0, TCR_EL2 never written) */
+    expect_pass("(sysreg-write 0 0 hcr_el2 1)(sysreg-write 1 0 vtcr_el2 10)"
+                "(sysreg-write 2 0 sctlr_el2 0)" AF0_TREES REMAP2, &NO_DEFAULTS);
+    expect_code("(sysreg-write 0 0 hcr_el2 1)(sysreg-write 1 0 vtcr_el2 200010)"
+                "(sysreg-write 2 0 sctlr_el2 0)" AF0_TREES REMAP2, &NO_DEFAULTS, "bbm-no-break");
+    /* the old descriptor decides: AF = 1 before needs the break in every
+     * case, AF = 1 after does not */
+    expect_code(P2 REMAP, &DEFAULTS, "bbm-no-break");
+    expect_code(P2 REMAP, &HW_AF, "bbm-no-break");
+    expect_code(P2 VTCR_HA REMAP, &DEFAULTS, "bbm-no-break");
+    expect_code(P1 "(mem-write 10 0 plain 21000 800004fd)", &DEFAULTS, "bbm-no-break");
+    expect_pass(AF0_TREES "(mem-write 30 0 plain 11000 800004fd)", &DEFAULTS);
+    /* a table descriptor has no AF: bit 10 clear changes nothing */
+    expect_code(P2 "(mem-write 10 0 plain 10000 12003)", &DEFAULTS, "bbm-no-break");
+    /* breaking an entry no TLB holds leaves it clean at once: the make
+     * needs no TLBI (with HA on it does) */
+#define BREAK2 "(mem-write 29 0 plain 11000 0)"
+#define MAKE2 "(mem-write 30 0 release 11000 800000fd)\n"
+    expect_pass(AF0_TREES BREAK2 MAKE2, &DEFAULTS);
+    expect_pass(AF0_TREES BREAK2, &DEFAULTS);
+    assert_int_equal(entry(0x11000).state, TK_CASEMATE_STATE_INVALID_CLEAN);
+    assert_int_equal(entry(0x11000).invalidator, 0);
+    expect_code(AF0_TREES BREAK2 MAKE2, &HW_AF, "bbm-missing-tlbi");
+    assert_int_equal(tk_casemate_check_violation(K)->entries[0].old, 0x400000fd);
+    expect_code(AF0_TREES VTCR_HA BREAK2 MAKE2, &DEFAULTS, "bbm-missing-tlbi");
+    expect_pass(AF0_TREES VTCR_HA BREAK2 DSB(0) "(tlbi 12 0 vmalls12e1is)" DSB(0) MAKE2,
+                &DEFAULTS);
 }
 
 static void test_tables(void **state)
@@ -662,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_good_sequences),
         cmocka_unit_test(test_missing_maintenance),
         cmocka_unit_test(test_valid_to_valid),
+        cmocka_unit_test(test_access_flag),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_locks),
         cmocka_unit_test(test_thread_owner),

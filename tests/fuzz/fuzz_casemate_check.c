@@ -139,6 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .ignore_uninit = (int)(h >> 1 & 1),
         .promote_tlbi_by_id = (int)(h >> 2 & 1),
         .no_sysreg_defaults = (h >> 3 & 7) == 0,
+        .hw_af = (int)(h >> 6 & 1),
     };
     result a = run(data, size, &o, 1), b = run(data, size, &o, 0);
     TKF_CHECK(a.rc == b.rc && a.events == b.events && strcmp(a.code, b.code) == 0 &&

@@ -130,6 +130,18 @@ file(WRITE ${TK_PQ_CM_LOGS}/64k.log
      "(sysreg-write 0 0 vtcr_el2 4010)\n(mem-init 1 0 10000 1000)\n"
      "(sysreg-write 2 0 vttbr_el2 10000)\n(mem-write 3 0 plain 10000 0)\n")
 tk_pq_casemate_test(not-checked tables ${TK_PQ_CM_LOGS}/64k.log)
+# tests/perfetto/casemate.cmake's af0.log: a pass, a violation with --hw-af
+file(WRITE ${TK_PQ_CM_LOGS}/af0.log
+"(mem-init 0 0 10000 2000)
+(hint 1 0 set_root_lock 10000 90000)
+(mem-write 2 0 plain 10000 11003)
+(mem-write 3 0 plain 11000 400000fd)
+(sysreg-write 4 0 vttbr_el2 10000)
+(lock 5 0 90000)
+(mem-write 6 0 plain 11000 800000fd)
+")
+tk_pq_casemate_test(af0 tables ${TK_PQ_CM_LOGS}/af0.log)
+tk_pq_casemate_test(af0.hw-af tables ${TK_PQ_CM_LOGS}/af0.log --hw-af)
 file(WRITE ${TK_PQ_CM_LOGS}/nosrc.log "(unlock 1 2 10)\n")
 tk_pq_casemate_test(nosrc tables ${TK_PQ_CM_LOGS}/nosrc.log)
 file(WRITE ${TK_PQ_CM_LOGS}/expect.log "(lock 1 0 10)\n! BBM valid->valid\n")

@@ -31,7 +31,8 @@ import subprocess
 import sys
 
 SELECTION = ("--thread", "--range", "--addr")
-CHECKER = ("--racy", "--ignore-uninit", "--no-sysreg-defaults", "--promote-tlbi-by-id")
+CHECKER = ("--racy", "--ignore-uninit", "--no-sysreg-defaults", "--promote-tlbi-by-id",
+           "--hw-af")
 VALUED = SELECTION + ("--trace-id", "--rows-per-file", "--compression", "--row-group-rows")
 
 EVENTS = [("index", "UBIGINT"), ("line", "UBIGINT"), ("col", "UBIGINT"), ("kind", "VARCHAR"),

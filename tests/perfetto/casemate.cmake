@@ -74,6 +74,19 @@ file(WRITE ${TK_PF_CM_LOGS}/64k.log
      "(sysreg-write 0 0 vtcr_el2 4010)\n(mem-init 1 0 10000 1000)\n"
      "(sysreg-write 2 0 vttbr_el2 10000)\n(mem-write 3 0 plain 10000 0)\n")
 tk_pf_casemate_test(not-checked ${TK_PF_CM_LOGS}/64k.log)
+# a valid block with AF = 0 given a new output address: no violation while
+# hardware Access-flag management is off, BBM valid->valid with --hw-af
+file(WRITE ${TK_PF_CM_LOGS}/af0.log
+"(mem-init 0 0 10000 2000)
+(hint 1 0 set_root_lock 10000 90000)
+(mem-write 2 0 plain 10000 11003)
+(mem-write 3 0 plain 11000 400000fd)
+(sysreg-write 4 0 vttbr_el2 10000)
+(lock 5 0 90000)
+(mem-write 6 0 plain 11000 800000fd)
+")
+tk_pf_casemate_test(af0 ${TK_PF_CM_LOGS}/af0.log)
+tk_pf_casemate_test(af0.hw-af ${TK_PF_CM_LOGS}/af0.log --hw-af)
 
 # A malformed log: the reader's error, and no output.
 file(WRITE ${TK_PF_CM_LOGS}/bad.log "(lock 1 0 10)\n(lock 2 0 zz \"x\")\n")

@@ -28,7 +28,8 @@ import subprocess
 import sys
 
 SELECTION = ("--thread", "--range", "--addr")
-CHECKER = ("--racy", "--ignore-uninit", "--no-sysreg-defaults", "--promote-tlbi-by-id")
+CHECKER = ("--racy", "--ignore-uninit", "--no-sysreg-defaults", "--promote-tlbi-by-id",
+           "--hw-af")
 problems = []
 
 

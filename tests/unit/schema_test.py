@@ -85,7 +85,13 @@ def analyses(r, trace, fmt):
     if fmt == "xray":
         return [("account", ONE, ["account"]), ("stack", LINES, ["stack"]),
                 ("stack", LINES, ["stack", "--per-thread-stacks"]),
-                ("stack", LINES, ["stack", "--aggregate-threads"]), ("graph", ONE, ["graph"])]
+                ("stack", LINES, ["stack", "--aggregate-threads"]), ("graph", ONE, ["graph"]),
+                ("diff", ONE, ["diff", "--stacks", "--fail-if", "p90>+1%", trace])] + [
+                    ("diff", ONE, ["diff", "--stacks", other])
+                    for other in glob.glob(os.path.join(os.path.dirname(trace), "*.xray"))
+                    if other != trace] + [
+                    ("graph-diff", ONE, ["graph-diff", "-k", other])
+                    for other in glob.glob(os.path.join(os.path.dirname(trace), "*.xray"))]
     if fmt == "casemate":
         return [("bbm", ONE, ["bbm"])]
     if fmt == "cacheray":

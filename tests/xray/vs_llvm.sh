@@ -70,6 +70,12 @@ same() { # same DESCRIPTION TK-ARGS... -- XRAY-ARGS...
 # tk_opts / xr_opts "TK|XRAY": tracekit's options, llvm-xray's spelling.
 tk_opts() { printf '%s' "${1%%|*}"; }
 xr_opts() { printf '%s' "${1#*|}"; }
+# graph-diff's: its colour options are -edge-color and -vertex-color
+llvm_gdiff() {
+    echo " $1 " | sed -e 's/ -e / -edge-label=/g' -e 's/ -v / -vertex-label /g' \
+        -e 's/ -c / -edge-color=/g' -e 's/ -b / -vertex-color=/g' \
+        -e 's/ -t / -vertex-label-trun=/g' -e 's/ -k / -keep-going /g'
+}
 # graph's one-letter options as llvm-xray scripts spell them, in four ways
 llvm_graph() {
     echo " $1 " | sed -e 's/ -e / -edge-label=/g' -e 's/ -v / -vertex-label /g' \
@@ -221,6 +227,38 @@ for trace in "$dir"/st-* "$dir"/fdr-* "$dir"/mt-* "$dir"/many-* "$dir"/manyfdr-*
         -- graph -instr_map="$bin" -edge-label sum "$trace"
 done
 fi
+if want graph; then
+# graph-diff: pairs of recorded traces (basic against FDR, C against C++,
+# threads), every statistic as label and colour, -k, -d, -t, llvm's
+# spellings; -m changes nothing for llvm-xray 14 (it reads no map).
+set -- "$dir"/many-* "$dir"/manyfdr-* "$dir"/rwb-* "$dir"/rwf-* "$dir"/st-* "$dir"/mt-*
+many=$1 manyfdr=$2 rwb=$3 rwf=$4 st=$5 mt=$6
+for pair in "$many $manyfdr" "$manyfdr $many" "$rwb $rwf" "$st $mt" "$many $rwf"; do
+    # shellcheck disable=SC2086
+    set -- $pair
+    p="$(basename "$1") $(basename "$2")"
+    for opts in "" "-e count -v count" "-e min -v sum -c med -b max" "-e 90p -v 99p -c sum -b count" \
+                "-c min -b 90p -t 5" "-k -d -e sum -c 99p" "-e max -b none"; do
+        # shellcheck disable=SC2046,SC2086
+        same "graph-diff $opts $p" graph-diff $opts "$1" "$2" -- graph-diff $(llvm_gdiff "$opts") "$1" "$2"
+    done
+    same "graph-diff llvm spellings $p" \
+        graph-diff --edge-label=sum --vertex-label=med --color-edges=count --color-vertices=sum \
+        --vertex-label-trun=12 --k1 --k2 --d1 "$1" "$2" \
+        -- graph-diff -edge-label=sum -vertex-label=med -edge-color=count -vertex-color=sum \
+        -vertex-label-trun=12 -k1 -k2 -d1 "$1" "$2"
+    n=$((n + 1))
+    "$xr" graph-diff -m "$dir/many" -e sum -c sum "$1" "$2" > "$dir/xr.out" 2>&1
+    "$tk" graph-diff -e sum -c sum "$1" "$2" > "$dir/tk.out" 2>&1
+    cmp -s "$dir/tk.out" "$dir/xr.out" || { echo "DIFF: graph-diff -m $p"; fail=$((fail + 1)); }
+    # --json: the DOT graph's vertices and edges
+    n=$((n + 1))
+    json=$("$tk" graph-diff --json "$1" "$2" | grep -o '"vertex"\|"caller"' | sort | uniq -c | tr -s ' ')
+    dot=$("$xr" graph-diff "$1" "$2" | awk '/->/ {e++; next} /^F/ {v++} END {printf " %d \"caller\" %d \"vertex\"", e, v}')
+    [ "$(echo $json)" = "$(echo $dot)" ] || { echo "DIFF: graph-diff --json $p: $json / $dot"; fail=$((fail + 1)); }
+done
+fi
+
 if want random; then
 # graph on random YAML traces (graph_random.awk): threads out of TSC order in
 # the file, repeated TSCs, many functions, unmatched exits with -d and -k.
@@ -245,6 +283,29 @@ while [ $seed -le 40 ]; do
             fail=$((fail + 1))
         fi
     done
+    # graph-diff against the previous seed's trace: many names, both sides.
+    # Without -k both fail on an unmatched exit or print the same; with -k
+    # tracekit goes on (llvm-xray 14's graph-diff ignores -k, -k1, -k2).
+    if [ $seed -gt 1 ]; then
+        for k in "" "-k"; do
+            "$xr" graph-diff $k -e sum -v med -c count -b 90p "$dir/prev.yaml" "$dir/r.yaml" \
+                > "$dir/xr.out" 2>/dev/null; b=$?
+            [ $b -ge 128 ] && continue
+            n=$((n + 1))
+            "$tk" graph-diff $k -e sum -v med -c count -b 90p "$dir/prev.yaml" "$dir/r.yaml" \
+                > "$dir/tk.out" 2>/dev/null; a=$?
+            [ $a -ne 0 ] && a=1
+            [ $b -ne 0 ] && b=1
+            if [ -n "$k" ] && [ $b -ne 0 ]; then
+                [ $a -eq 0 ] || { echo "DIFF: graph-diff -k random seed $seed: exit $a"; fail=$((fail + 1)); }
+            elif [ $a -ne $b ] || { [ $b -eq 0 ] && ! cmp -s "$dir/tk.out" "$dir/xr.out"; }; then
+                echo "DIFF: graph-diff $k random seeds $((seed - 1)) $seed (exit $a vs $b)"
+                diff "$dir/tk.out" "$dir/xr.out" | head -10
+                fail=$((fail + 1))
+            fi
+        done
+    fi
+    cp "$dir/r.yaml" "$dir/prev.yaml"
     seed=$((seed + 1))
 done
 fi

@@ -6,9 +6,10 @@
 
 #include "cacheray/cmd/cmd.h"
 
-const tk_command *const tk_cacheray_commands[] = {&tk_cacheray_cmd_cachesim, NULL};
+const tk_command *const tk_cacheray_commands[] = {&tk_cacheray_cmd_cachesim, &tk_cacheray_cmd_mrc,
+                                                   NULL};
 
-#define SELECTING "info dump convert report cachesim"
+#define SELECTING "info dump convert report cachesim mrc"
 
 /* convert --to perfetto's -l: checked with the levels before it, as
  * cachesim's (at most TK_CACHESIM_MAX_LEVELS). */
@@ -28,7 +29,7 @@ static tk_status parse_level(tk_options *o, const tk_option *opt, const char *va
 
 const tk_option tk_cacheray_command_options[] = {
     {.name = "endian", .value = "ORDER", .choices = "little big auto",
-     .commands = "info dump validate convert report cachesim",
+     .commands = "info dump validate convert report cachesim mrc",
      .help = "byte order: little, big or auto (default)"},
     {.name = "out-endian", .value = "ORDER", .choices = "little big", .commands = "convert",
      .targets = "cacheray", .help = "byte order written: little or big (default: the input's)"},

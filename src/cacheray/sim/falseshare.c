@@ -1,10 +1,11 @@
-/* False sharing: per L1 line, which bytes each thread wrote. A line
- * written by one thread is one 32-byte slot of a hash table (writer, bytes,
- * writes: one cache miss to update); the second writer turns it into a
- * shared line with one record per thread and the count of alternations
- * (consecutive writes by different threads). Lines whose writers never
- * wrote a common byte are reported. Bytes are tracked in 64 chunks per line
- * (one byte each for lines up to 64 bytes). */
+/* False sharing: per L1 line, which bytes each thread wrote (see
+ * sim_int.h for the states). A line written by one thread is 16 bytes in
+ * a block of its group; the second writer turns it into a record with one
+ * sharer per thread and the count of alternations (consecutive writes by
+ * different threads), or, when it wrote a chunk the first had written,
+ * into a dead line. Lines whose writers never wrote a common byte are
+ * reported. Bytes are tracked in 64 chunks per line (one byte each for
+ * lines up to 64 bytes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ int cs_fs_init(cs_falseshare *f, unsigned line_shift)
     memset(f, 0, sizeof *f);
     f->shift = line_shift;
     f->chunk_shift = line_shift > 6 ? line_shift - 6 : 0;
+    tk_map_init(&f->tids, 1);
     return alloc_table(f, 1024);
 }
 
@@ -40,27 +42,132 @@ static void free_report(cs_falseshare *f)
     f->norder = 0;
 }
 
+static int rec_is_free(const cs_fs_rec *r) { return r->n == 0; }
+
 void cs_fs_free(cs_falseshare *f)
 {
-    for (size_t i = 0; i < f->nshared; i++)
-        free(f->shared[i].v);
-    free(f->shared);
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (f->recs[i].n > 2)
+            free(f->recs[i].u.more.v);
+    free(f->recs);
+    for (size_t i = 0; i < f->nchunks; i++)
+        tk_table_free(f->pool[i], CS_FS_POOL_CHUNK, sizeof(cs_fs_block));
+    free(f->pool);
     tk_table_free(f->tab, f->slots, sizeof *f->tab);
+    tk_map_free(&f->tids);
     free_report(f);
     memset(f, 0, sizeof *f);
 }
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
+uint32_t cs_fs_thread_slow(cs_falseshare *f, uint64_t id)
 {
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 64;
-    void *p = realloc(*v, c * size);
-    if (!p)
+    unsigned char *v = tk_map_u64(&f->tids, id);
+    if (!v)
+        return UINT32_MAX;
+    f->last_id = id;
+    f->last_index = (uint32_t)((size_t)(v - f->tids.values) / f->tids.value_size);
+    f->has_last = 1;
+    return f->last_index;
+}
+
+/* ---- groups and blocks */
+
+static int rehash(cs_falseshare *f)
+{
+    cs_fs_slot *old = f->tab;
+    size_t n = f->slots;
+    if (alloc_table(f, 2 * n) != 0) {
+        f->tab = old;
         return -1;
-    *v = p;
-    *cap = c;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (old[i].group1) {
+            size_t j = cs_fs_home(f, old[i].group1 - 1);
+            while (f->tab[j].group1)
+                j = (j + 1) & (f->slots - 1);
+            f->tab[j] = old[i];
+        }
+    tk_table_free(old, n, sizeof *old);
     return 0;
+}
+
+static cs_fs_block *block_at(const cs_falseshare *f, uint64_t i)
+{
+    return &f->pool[i / CS_FS_POOL_CHUNK][i % CS_FS_POOL_CHUNK];
+}
+
+/* A new zeroed block's index; UINT64_MAX when out of memory. */
+static uint64_t new_block(cs_falseshare *f)
+{
+    if (f->nblocks == f->nchunks * CS_FS_POOL_CHUNK) {
+        cs_fs_block **p = realloc(f->pool, (f->nchunks + 1) * sizeof *p);
+        if (!p)
+            return UINT64_MAX;
+        f->pool = p;
+        if (!(p[f->nchunks] = tk_table_calloc(CS_FS_POOL_CHUNK, sizeof(cs_fs_block))))
+            return UINT64_MAX;
+        f->nchunks++;
+    }
+    return f->nblocks++;
+}
+
+cs_fs_block *cs_fs_block_of(cs_falseshare *f, uint64_t line)
+{
+    uint64_t group = line >> CS_FS_GROUP_SHIFT;
+    size_t i = cs_fs_home(f, group);
+    while (f->tab[i].group1 && f->tab[i].group1 != group + 1)
+        i = (i + 1) & (f->slots - 1);
+    if (f->tab[i].group1)
+        return block_at(f, f->tab[i].block);
+    if ((f->n + 1) * 2 > f->slots) {
+        if (rehash(f) != 0)
+            return NULL;
+        i = cs_fs_home(f, group);
+        while (f->tab[i].group1)
+            i = (i + 1) & (f->slots - 1);
+    }
+    uint64_t b = new_block(f);
+    if (b == UINT64_MAX)
+        return NULL;
+    f->tab[i] = (cs_fs_slot){.group1 = group + 1, .block = b};
+    f->n++;
+    return block_at(f, b);
+}
+
+/* ---- records */
+
+static cs_fs_sharer *sharers(cs_fs_rec *r) { return r->n > 2 ? r->u.more.v : r->u.in; }
+
+/* A record's index, zeroed; UINT64_MAX when out of memory. */
+static uint64_t new_rec(cs_falseshare *f)
+{
+    uint64_t i;
+    if (f->free_rec) {
+        i = f->free_rec - 1;
+        f->free_rec = f->recs[i].alternations;
+    } else {
+        if (f->nrecs == f->cap_recs) {
+            size_t cap = f->cap_recs ? 2 * f->cap_recs : 256;
+            cs_fs_rec *v = realloc(f->recs, cap * sizeof *v);
+            if (!v)
+                return UINT64_MAX;
+            f->recs = v;
+            f->cap_recs = cap;
+        }
+        i = f->nrecs++;
+    }
+    memset(&f->recs[i], 0, sizeof f->recs[i]);
+    return i;
+}
+
+static void free_rec(cs_falseshare *f, uint64_t i)
+{
+    cs_fs_rec *r = &f->recs[i];
+    if (r->n > 2)
+        free(r->u.more.v);
+    memset(r, 0, sizeof *r);
+    r->alternations = f->free_rec;
+    f->free_rec = i + 1;
 }
 
 /* Address of the lowest chunk in `mask` of `line`. */
@@ -71,199 +178,246 @@ static uint64_t first_byte(const cs_falseshare *f, uint64_t line, uint64_t mask)
 
 static void locate(cs_falseshare *f, tk_cachesim *s, uint64_t line, cs_fs_sharer *w)
 {
-    cs_types_locate(s, first_byte(f, line, w->mask), &w->type, &w->offset, &w->field);
+    uint64_t offset;
+    cs_types_locate(s, first_byte(f, line, w->mask), &w->type, &offset, &w->field);
+    w->offset = (uint32_t)offset; /* an offset in an element, whose size is 32-bit */
 }
 
-/* The second thread writes a line so far written by e->thread: record it
- * in `shared`, leaving e pointing there. */
-static int share(cs_falseshare *f, tk_cachesim *s, cs_fs_entry *e)
+/* Room for one more sharer in r; NULL when out of memory. */
+static cs_fs_sharer *add_sharer(cs_fs_rec *r)
 {
-    if (grow((void **)&f->shared, &f->cap_shared, f->nshared, sizeof *f->shared) != 0)
-        return -1;
-    cs_fs_line *L = &f->shared[f->nshared];
-    memset(L, 0, sizeof *L);
-    L->v = malloc(2 * sizeof *L->v);
-    if (!L->v)
-        return -1;
-    L->line = e->line1 - 1;
-    L->writes = e->writes;
-    L->last_thread = e->thread;
-    L->v[0] = (cs_fs_sharer){.thread = e->thread, .mask = e->mask, .writes = e->writes};
-    locate(f, s, L->line, &L->v[0]);
-    L->n = 1;
-    e->mask = 0; /* now shared: writes holds the index + 1 */
-    e->writes = ++f->nshared;
-    return 0;
+    if (r->n < 2)
+        return &r->u.in[r->n++];
+    if (r->n == 2) {
+        cs_fs_sharer *v = malloc(4 * sizeof *v);
+        if (!v)
+            return NULL;
+        memcpy(v, r->u.in, 2 * sizeof *v);
+        r->u.more.v = v;
+        r->u.more.cap = 4;
+    } else if (r->n == r->u.more.cap) {
+        cs_fs_sharer *v = realloc(r->u.more.v, 2 * r->u.more.cap * sizeof *v);
+        if (!v)
+            return NULL;
+        r->u.more.v = v;
+        r->u.more.cap *= 2;
+    }
+    return &r->u.more.v[r->n++];
 }
 
-static int shared_write(cs_falseshare *f, tk_cachesim *s, cs_fs_line *L,
-                        uint64_t thread, uint64_t mask)
+/* A write of `mask` by thread t to a line with a record: dead when it
+ * overlaps another writer's chunks. */
+static int rec_write(cs_falseshare *f, tk_cachesim *s, uint64_t line, cs_fs_state *st,
+                     uint32_t t, uint64_t mask)
 {
-    L->writes++;
-    if (L->last_thread != thread) {
-        L->alternations++;
-        L->last_thread = thread;
+    uint64_t ri = st->meta >> CS_FS_TAG_BITS;
+    cs_fs_rec *r = &f->recs[ri];
+    cs_fs_sharer *v = sharers(r), *w = NULL;
+    uint64_t others = 0;
+    for (uint32_t i = 0; i < r->n; i++) {
+        if (v[i].thread == t)
+            w = &v[i];
+        else
+            others |= v[i].mask;
     }
-    size_t i = 0;
-    while (i < L->n && L->v[i].thread != thread)
-        i++;
-    if (i == L->n) {
-        if ((L->n & (L->n - 1)) == 0 && L->n >= 2) { /* grow at powers of two */
-            cs_fs_sharer *v = realloc(L->v, 2 * L->n * sizeof *v);
-            if (!v)
-                return -1;
-            L->v = v;
-        }
-        L->v[i] = (cs_fs_sharer){.thread = thread};
-        L->n++;
+    if (mask & others) {
+        f->nshared += !w && r->n == 1; /* a second writer, straight to dead */
+        free_rec(f, ri);
+        st->meta = CS_FS_DEAD;
+        return 0;
     }
-    cs_fs_sharer *w = &L->v[i];
+    if (r->last != t) {
+        r->alternations++;
+        r->last = t;
+    }
+    if (!w) {
+        f->nshared += r->n == 1;
+        if (!(w = add_sharer(r)))
+            return -1;
+        *w = (cs_fs_sharer){.thread = t};
+    }
     uint64_t lower = mask & (w->mask ? ((w->mask & -w->mask) - 1) : ~0ULL);
     w->mask |= mask;
     w->writes++;
     if (lower) /* a new lowest byte: where it lies now */
-        locate(f, s, L->line, w);
+        locate(f, s, line, w);
     return 0;
 }
 
-static int rehash(cs_falseshare *f)
+/* The line's first record, with the writer so far (t0, mask0, writes0;
+ * none when writes0 is 0). */
+static int to_rec(cs_falseshare *f, tk_cachesim *s, uint64_t line, cs_fs_state *st,
+                  uint32_t t0, uint64_t mask0, uint64_t writes0)
 {
-    cs_fs_entry *old = f->tab;
-    size_t n = f->slots;
-    if (alloc_table(f, 2 * n) != 0) {
-        f->tab = old;
+    uint64_t ri = new_rec(f);
+    if (ri == UINT64_MAX)
         return -1;
+    cs_fs_rec *r = &f->recs[ri];
+    r->line = line;
+    r->last = t0;
+    if (writes0) {
+        r->n = 1;
+        r->u.in[0] = (cs_fs_sharer){.thread = t0, .mask = mask0, .writes = writes0};
+        locate(f, s, line, &r->u.in[0]);
     }
-    for (size_t i = 0; i < n; i++)
-        if (old[i].line1) {
-            size_t j = cs_fs_home(f, old[i].line1 - 1);
-            while (f->tab[j].line1)
-                j = (j + 1) & (f->slots - 1);
-            f->tab[j] = old[i];
-        }
-    tk_table_free(old, n, sizeof *old);
+    st->mask = 0;
+    st->meta = CS_FS_REC | ri << CS_FS_TAG_BITS;
     return 0;
 }
 
-/* The line's entry, created (written by `thread`, no bytes yet) when new;
- * NULL when out of memory. */
-static cs_fs_entry *entry(cs_falseshare *f, uint64_t line, uint64_t thread)
+int cs_fs_write_state(cs_falseshare *f, tk_cachesim *s, uint64_t line, cs_fs_state *st,
+                      uint32_t t, uint64_t mask)
 {
-    size_t i = cs_fs_home(f, line);
-    while (f->tab[i].line1 && f->tab[i].line1 != line + 1)
-        i = (i + 1) & (f->slots - 1);
-    if (f->tab[i].line1)
-        return &f->tab[i];
-    if ((f->n + 1) * 2 > f->slots) {
-        if (rehash(f) != 0)
-            return NULL;
-        i = cs_fs_home(f, line);
-        while (f->tab[i].line1)
-            i = (i + 1) & (f->slots - 1);
-    }
-    f->tab[i] = (cs_fs_entry){.line1 = line + 1, .thread = thread};
-    f->n++;
-    return &f->tab[i];
-}
-
-static int line_write(cs_falseshare *f, tk_cachesim *s, uint64_t line, uint64_t mask,
-                      uint64_t thread)
-{
-    cs_fs_entry *e = entry(f, line, thread);
-    if (!e)
-        return -1;
-    if (e->mask ? e->thread == thread : !e->writes) { /* new, or still one writer */
-        e->mask |= mask;
-        e->writes++;
+    uint64_t tag = st->meta & 0xFFFF;
+    if (tag == CS_FS_DEAD)
         return 0;
+    if (tag == 0) { /* new */
+        if (t < CS_FS_MAX_OWNER) {
+            st->mask = mask;
+            st->meta = (t + 1) | 1ULL << CS_FS_TAG_BITS;
+            return 0;
+        }
+        if (to_rec(f, s, line, st, t, 0, 0) != 0) /* too many threads for a tag */
+            return -1;
+    } else if (tag != CS_FS_REC) {
+        if (tag == t + 1) { /* still one writer */
+            st->mask |= mask;
+            st->meta += 1ULL << CS_FS_TAG_BITS;
+            return 0;
+        }
+        if (mask & st->mask) { /* a second writer on a common chunk */
+            f->nshared++;
+            st->mask = 0;
+            st->meta = CS_FS_DEAD;
+            return 0;
+        }
+        if (to_rec(f, s, line, st, (uint32_t)tag - 1, st->mask, st->meta >> CS_FS_TAG_BITS) != 0)
+            return -1;
     }
-    if (e->mask && share(f, s, e) != 0)
-        return -1;
-    return shared_write(f, s, &f->shared[e->writes - 1], thread, mask);
+    return rec_write(f, s, line, st, t, mask);
 }
 
 int cs_fs_write_lines(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t last,
                       uint64_t thread)
 {
+    uint32_t t = cs_fs_thread(f, thread);
+    if (t == UINT32_MAX)
+        return -1;
     for (uint64_t line = addr >> f->shift;; line++) {
         uint64_t base = line << f->shift, end = base + ((1ULL << f->shift) - 1);
         uint64_t lo = (addr > base ? addr : base) - base;
         uint64_t hi = (last < end ? last : end) - base;
-        if (line_write(f, s, line, cs_fs_chunks(f, lo, hi), thread) != 0)
+        cs_fs_block *b = cs_fs_block_of(f, line);
+        if (!b)
+            return -1;
+        cs_fs_state *st = &b->l[line & ((1u << CS_FS_GROUP_SHIFT) - 1)];
+        if (cs_fs_write_state(f, s, line, st, t, cs_fs_chunks(f, lo, hi)) != 0)
             return -1;
         if (line == last >> f->shift)
             return 0;
     }
 }
 
-static int disjoint(const cs_fs_line *L)
+/* ---- the report */
+
+/* The reported lines by alternations (most first), then line: a radix
+ * sort (least significant byte first, stable) on the key (~alternations,
+ * line), skipping the bytes all keys share. Random traffic leaves
+ * hundreds of thousands of lines shared, for which qsort took a tenth of
+ * the simulation. */
+static uint8_t key_byte(const cs_fs_report *r, unsigned d)
 {
-    uint64_t seen = 0;
-    for (size_t i = 0; i < L->n; i++) {
-        if (seen & L->v[i].mask)
-            return 0;
-        seen |= L->v[i].mask;
+    return (uint8_t)(d < 8 ? r->line >> (8 * d) : ~r->alternations >> (8 * (d - 8)));
+}
+
+static int sort_report(cs_fs_report *v, size_t n)
+{
+    cs_fs_report *tmp = malloc((n + 1) * sizeof *tmp), *from = v, *to = tmp;
+    if (!tmp)
+        return -1;
+    for (unsigned d = 0; d < 16; d++) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[key_byte(&from[i], d) + 1]++;
+        if (n == 0 || count[key_byte(&from[0], d) + 1] == n)
+            continue; /* every key has this byte */
+        for (unsigned c = 1; c < 257; c++)
+            count[c] += count[c - 1];
+        for (size_t i = 0; i < n; i++)
+            to[count[key_byte(&from[i], d)]++] = from[i];
+        cs_fs_report *t = from;
+        from = to;
+        to = t;
     }
-    return 1;
+    if (from != v)
+        memcpy(v, from, n * sizeof *v);
+    free(tmp);
+    return 0;
 }
 
-typedef struct rank {
-    uint64_t alternations, line;
-    size_t index;
-} rank;
-
-static int by_alternations(const void *a, const void *b)
+/* Sharers by first byte (their masks are disjoint, so the lowest bits
+ * differ): an insertion sort, as lines have two or three. */
+static void by_first_byte(cs_fs_sharer *v, size_t n)
 {
-    const rank *x = a, *y = b;
-    if (x->alternations != y->alternations)
-        return x->alternations > y->alternations ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
+    for (size_t i = 1; i < n; i++) {
+        cs_fs_sharer x = v[i];
+        uint64_t low = x.mask & -x.mask;
+        size_t j = i;
+        for (; j > 0 && (v[j - 1].mask & -v[j - 1].mask) > low; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
 }
 
-static int by_first_byte(const void *a, const void *b)
+/* The live records of two or more writers (all disjoint: an overlap
+ * kills a line), into f->order; their sharers' count. */
+static size_t collect(cs_falseshare *f)
 {
-    uint64_t x = ((const cs_fs_sharer *)a)->mask, y = ((const cs_fs_sharer *)b)->mask;
-    x &= -x;
-    y &= -y;
-    return x < y ? -1 : x > y;
+    size_t nsharers = 0;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        cs_fs_rec *r = &f->recs[i];
+        if (r->n < 2) /* free, or one thread's */
+            continue;
+        uint64_t writes = 0;
+        for (uint32_t k = 0; k < r->n; k++)
+            writes += sharers(r)[k].writes;
+        f->order[f->norder++] = (cs_fs_report){r->line, writes, r->alternations, i};
+        nsharers += r->n;
+    }
+    return nsharers;
 }
 
 int cs_fs_finish(cs_falseshare *f, const tk_cachesim *s)
 {
     free_report(f);
-    size_t nsharers = 0;
-    rank *r = malloc((f->nshared + 1) * sizeof *r);
-    f->order = malloc((f->nshared + 1) * sizeof *f->order);
-    f->out_at = malloc((f->nshared + 1) * sizeof *f->out_at);
-    if (!r || !f->order || !f->out_at) {
-        free(r);
+    size_t live = 0;
+    for (size_t i = 0; i < f->nrecs; i++)
+        live += !rec_is_free(&f->recs[i]);
+    f->order = malloc((live + 1) * sizeof *f->order);
+    f->out_at = malloc((live + 1) * sizeof *f->out_at);
+    if (!f->order || !f->out_at)
         return -1;
-    }
-    for (size_t i = 0; i < f->nshared; i++)
-        if (disjoint(&f->shared[i])) {
-            r[f->norder++] = (rank){f->shared[i].alternations, f->shared[i].line, i};
-            nsharers += f->shared[i].n;
-        }
-    qsort(r, f->norder, sizeof *r, by_alternations);
-    for (size_t i = 0; i < f->norder; i++)
-        f->order[i] = r[i].index;
-    free(r);
+    size_t nsharers = collect(f);
+    if (sort_report(f->order, f->norder) != 0)
+        return -1;
     f->out = malloc((nsharers + 1) * sizeof *f->out);
     if (!f->out)
         return -1;
     size_t k = 0;
     for (size_t i = 0; i < f->norder; i++) {
-        cs_fs_line *L = &f->shared[f->order[i]];
-        qsort(L->v, L->n, sizeof *L->v, by_first_byte);
+        cs_fs_rec *r = &f->recs[f->order[i].rec];
+        uint64_t line = f->order[i].line;
+        cs_fs_sharer *v = sharers(r);
+        by_first_byte(v, r->n);
         f->out_at[i] = k;
-        for (size_t j = 0; j < L->n; j++) {
-            const cs_fs_sharer *w = &L->v[j];
+        for (size_t j = 0; j < r->n; j++) {
+            const cs_fs_sharer *w = &v[j];
             const cs_type *T = &s->types.v[w->type];
             unsigned top = 63 - (unsigned)__builtin_clzll(w->mask);
             tk_cachesim_sharer *o = &f->out[k++];
-            o->thread = w->thread;
-            o->first = first_byte(f, L->line, w->mask);
-            o->last = (L->line << f->shift) + (((uint64_t)top + 1) << f->chunk_shift) - 1;
+            o->thread = f->tids.ukeys[w->thread];
+            o->first = first_byte(f, line, w->mask);
+            o->last = (line << f->shift) + (((uint64_t)top + 1) << f->chunk_shift) - 1;
             o->writes = w->writes;
             o->type = w->type ? T->pub.name : NULL;
             o->offset = w->offset;

@@ -31,8 +31,9 @@ uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s)
         L->st.capacity++;
     else
         L->st.conflict++;
+    (void)s;
     if (L->shadow.oom)
-        s->oom = 1;
+        L->oom = 1;
     return t;
 }
 
@@ -93,7 +94,7 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
     uint8_t *slot;
     uint64_t victim = cs_insert(&L->c, line, write && L->write_back, &slot);
     if (victim == UINT64_MAX) {
-        s->oom = 1;
+        L->oom = 1;
         return mask;
     }
     if (L->classify)

@@ -24,13 +24,17 @@ static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t h
 {
     if (!s->stream)
         return cs_access_range(s, k, lo, hi, write);
-    if (k < s->nlevels && cs_stream_push(s, k, lo, hi, write, demand ? s->origin : -1) != 0)
-        s->oom = 1;
+    if (k < s->nlevels &&
+        cs_stream_push(s, k, lo, hi, write, demand ? s->lv[k - 1].origin : -1) != 0)
+        s->lv[k - 1].oom = 1;
     return 0;
 }
 
 /* The stream passes: the batch's queued requests level by level, each
- * miss added to its access's mask. */
+ * miss added to its access's mask in `masks` (b->mask, or for pipe.c's
+ * worker b->below); level 2's requests from q1 (emptied), the others'
+ * from s->queue. */
+void cs_stream_levels(tk_cachesim *s, uint8_t *masks, cs_queue *q1);
 void cs_stream_run(tk_cachesim *s, cs_batch *b);
 void cs_stream_init(tk_cachesim *s);
 void cs_stream_free(tk_cachesim *s);

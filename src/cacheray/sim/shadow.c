@@ -146,9 +146,35 @@ static uint64_t next_live(const cs_shadow *h, uint64_t t)
     }
 }
 
+/* The lines of the next live events past the bound leave the shadow
+ * soon: their slots in a big `out` map (each a cache miss) are asked for
+ * this many evictions early. A cursor walks ahead of the bound, counting
+ * the live events it passed (some die before the bound gets there: then
+ * it runs a little closer). */
+enum { EVICT_AHEAD = 16, EVICT_SCAN = 64 };
+
+static void evict_ahead(cs_shadow *h)
+{
+    if (h->ahead_at < h->bound) { /* started, or a compaction renumbered */
+        h->ahead_at = h->bound;
+        h->ahead = 0;
+    } else if (h->ahead) {
+        h->ahead--; /* the one leaving now */
+    }
+    for (int n = 0; h->ahead < EVICT_AHEAD && n < EVICT_SCAN && h->ahead_at < h->now; n++) {
+        uint64_t key = h->ring[++h->ahead_at & h->rmask];
+        if (key) {
+            __builtin_prefetch(&h->out[cs_shadow_out_home(h, key)]);
+            h->ahead++;
+        }
+    }
+}
+
 void cs_shadow_evict(cs_shadow *h)
 {
     h->bound = next_live(h, h->bound);
+    if (h->omask >= CS_SHADOW_SMALL_OUT)
+        evict_ahead(h);
     uint64_t *r = &h->ring[h->bound & h->rmask], line = *r - 1;
     *r = 0;
     /* the line leaves the shadow: from `out`, or (in the cache) by its

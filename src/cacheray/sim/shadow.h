@@ -44,6 +44,8 @@ typedef struct cs_shadow {
     unsigned oshift;
     tk_linemap seen;         /* lines ever seen: line >> 5 -> bit (line & 31) */
     uint64_t *tmp;           /* compaction: live lines in order */
+    uint64_t ahead_at;       /* eviction's look-ahead: the last event looked at, */
+    uint64_t ahead;          /* and the live events from the bound to it */
     int oom;
 } cs_shadow;
 

@@ -56,6 +56,7 @@ void tk_cachesim_free(tk_cachesim *s)
 {
     if (!s)
         return;
+    cs_pipe_stop(s);
     cs_levels_free(s);
     cs_stream_free(s);
     cs_regions_free(s->regions);
@@ -147,7 +148,7 @@ static cs_count_fn count_pass_for(int fields, int single)
                   : (single ? count_pass_1 : count_pass_n);
 }
 
-/* The false-sharing entries of the batch's writes asked for now: the
+/* The false-sharing table slots of the batch's writes asked for now: the
  * other passes run while they arrive. The prefetch stays in this loop:
  * GCC 12 takes a helper holding only a prefetch for a const function and
  * deletes its calls. A read prefetch: x86-64's base instruction set has
@@ -157,32 +158,95 @@ static void falseshare_prefetch(tk_cachesim *s, cs_batch *b)
 {
     cs_falseshare *f = &s->fs;
     for (size_t k = 0; k < b->nwrites; k++) {
-        size_t home = cs_fs_home(f, b->addr[b->writes[k]] >> f->shift);
+        size_t home = cs_fs_home(f, b->addr[b->writes[k]] >> f->shift >> CS_FS_GROUP_SHIFT);
         b->fs_home[k] = home;
         __builtin_prefetch(&f->tab[home]);
     }
 }
 
-/* A write within one line, by the thread that alone wrote the line
- * before, updates the entry at the line's home slot; anything else (a
- * new line, a second thread, a collision, line-crossing) takes the
- * general path. A home computed before a rehash finds some other line's
- * entry or none, never a wrong one. */
-static void falseshare_pass(tk_cachesim *s, const cs_batch *b)
+/* In two loops: the writes' blocks found (their table slots, asked for
+ * before the first level's and the counting passes, arrived meanwhile)
+ * and asked for, then each write applied. The first is kept
+ * lean (a run of writes to one group looks it up once) for the traffic
+ * with locality, where it finds the blocks in the CPU's caches anyway. A
+ * write within one line by the thread that alone wrote the line before
+ * only updates its state; anything else (a new line, a second thread,
+ * line-crossing) takes the general path. Blocks never move, so a pointer
+ * found in the first loop holds through the second. */
+static void falseshare_find(tk_cachesim *s, cs_batch *b)
 {
     cs_falseshare *f = &s->fs;
+    /* in locals: each store through a uint64_t pointer could, for the
+     * compiler, change f's fields */
     const unsigned shift = f->shift;
-    for (size_t k = 0; k < b->nwrites; k++) {
+    const cs_fs_slot *tab = f->tab;
+    const size_t nw = b->nwrites;
+    size_t smask = f->slots - 1;
+    uint64_t last_group1 = 0, prev_group1 = 0; /* the last two groups: programs */
+    cs_fs_block *blk = NULL, *prev_blk = NULL; /* go between stack and heap */
+    for (size_t k = 0; k < nw; k++) {
+        uint64_t group1 = (b->addr[b->writes[k]] >> shift >> CS_FS_GROUP_SHIFT) + 1;
+        if (group1 == prev_group1 && group1 != last_group1) {
+            cs_fs_block *t = blk;
+            blk = prev_blk;
+            prev_blk = t;
+            prev_group1 = last_group1;
+            last_group1 = group1;
+        } else if (group1 != last_group1) {
+            prev_group1 = last_group1;
+            prev_blk = blk;
+            size_t j = b->fs_home[k];
+            while (tab[j].group1 && tab[j].group1 != group1)
+                j = (j + 1) & smask;
+            if (tab[j].group1) {
+                uint64_t at = tab[j].block;
+                blk = &f->pool[at / CS_FS_POOL_CHUNK][at % CS_FS_POOL_CHUNK];
+            } else { /* a new group: the table may grow (later homes then miss) */
+                blk = cs_fs_block_of(f, (group1 - 1) << CS_FS_GROUP_SHIFT);
+                tab = f->tab;
+                smask = f->slots - 1;
+            }
+            last_group1 = blk ? group1 : 0;
+            __builtin_prefetch(blk);
+        }
+        b->fs_block[k] = blk;
+    }
+}
+
+static void falseshare_apply(tk_cachesim *s, cs_batch *b)
+{
+    cs_falseshare *f = &s->fs;
+    const unsigned shift = f->shift, chunk_shift = f->chunk_shift;
+    const size_t nw = b->nwrites;
+    uint64_t tid = 0;
+    uint32_t t = CS_FS_MAX_OWNER; /* none yet */
+    for (size_t k = 0; k < nw; k++) {
         size_t i = b->writes[k];
         uint64_t addr = b->addr[i], last = addr + (b->size[i] - 1u), line = addr >> shift;
-        cs_fs_entry *e = &f->tab[b->fs_home[k]];
-        if (e->line1 == line + 1 && last >> shift == line && last >= addr && e->mask &&
-            e->thread == b->thread[i]) {
-            uint64_t base = line << shift;
-            e->mask |= cs_fs_chunks(f, addr - base, last - base);
-            e->writes++;
-        } else if (cs_fs_write_lines(f, s, addr, last < addr ? UINT64_MAX : last,
-                                     b->thread[i]) != 0) {
+        cs_fs_block *bk = b->fs_block[k];
+        if (b->thread[i] != tid || t == CS_FS_MAX_OWNER) {
+            tid = b->thread[i];
+            t = cs_fs_thread(f, tid);
+            t = t < CS_FS_MAX_OWNER ? t : CS_FS_MAX_OWNER;
+        }
+        if (!bk || last >> shift != line || last < addr || t == CS_FS_MAX_OWNER) {
+            if (cs_fs_write_lines(f, s, addr, last < addr ? UINT64_MAX : last, tid) != 0)
+                s->oom = 1;
+            continue;
+        }
+        cs_fs_state *st = &bk->l[line & ((1u << CS_FS_GROUP_SHIFT) - 1)];
+        unsigned lo = (unsigned)((addr & ((1ULL << shift) - 1)) >> chunk_shift);
+        unsigned hi = (unsigned)((last & ((1ULL << shift) - 1)) >> chunk_shift);
+        uint64_t mask = (hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1);
+        const uint64_t tag = st->meta & 0xFFFF;
+        if (tag == t + 1) { /* the owner again */
+            st->mask |= mask;
+            st->meta += 1ULL << CS_FS_TAG_BITS;
+        } else if (tag == 0) { /* a new line */
+            st->mask = mask;
+            st->meta = (t + 1) | 1ULL << CS_FS_TAG_BITS;
+        } else if (tag == CS_FS_DEAD) { /* never reported: nothing to keep */
+        } else if (cs_fs_write_state(f, s, line, st, t, mask) != 0) {
             s->oom = 1;
         }
     }
@@ -208,20 +272,53 @@ static void reuse_pass(tk_cachesim *s, const cs_batch *b)
 /* While warming up, the accesses only change state: the caches and the
  * reuse stack (whose counts are reset after), not the counts per type,
  * thread or shared line. */
-void cs_run_batch(tk_cachesim *s, cs_batch *b)
+void cs_run_front(tk_cachesim *s, cs_batch *b, cs_queue *q)
 {
     if (!s->warming)
         falseshare_prefetch(s, b);
-    s->top_pass(s, b);
-    if (s->stream)
-        cs_stream_run(s, b);
-    if (!s->warming) {
-        s->count_pass(s, b);
-        falseshare_pass(s, b);
+    if (!q) {
+        s->top_pass(s, b);
+        return;
     }
+    cs_queue mine = s->queue[1];
+    s->queue[1] = *q;
+    s->top_pass(s, b);
+    *q = s->queue[1];
+    s->queue[1] = mine;
+}
+
+void cs_run_find(tk_cachesim *s, cs_batch *b)
+{
+    if (!s->warming)
+        falseshare_find(s, b);
+}
+
+void cs_run_side(tk_cachesim *s, cs_batch *b)
+{
+    if (!s->warming)
+        falseshare_apply(s, b);
     if (s->reuse)
         reuse_pass(s, b);
+}
+
+void cs_run_batch(tk_cachesim *s, cs_batch *b)
+{
+    cs_run_front(s, b, NULL);
+    if (s->stream)
+        cs_stream_run(s, b);
+    if (!s->warming) /* while the false-sharing table slots arrive */
+        s->count_pass(s, b);
+    cs_run_find(s, b);
+    cs_run_side(s, b);
     b->n = 0;
+}
+
+int cs_oom(const tk_cachesim *s)
+{
+    int any = s->oom;
+    for (size_t k = 0; k < s->nlevels; k++)
+        any |= s->lv[k].oom;
+    return any;
 }
 
 static void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
@@ -280,7 +377,7 @@ tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec, tk_err
         on_access(s, rec->addr, rec->size, rec->type == TK_CACHERAY_WRITE, rec->thread);
     else
         cs_rtta(s, rec, 1);
-    return s->oom ? oom(err) : TK_OK;
+    return cs_oom(s) ? oom(err) : TK_OK;
 }
 
 /* ---- the fast path */
@@ -289,10 +386,10 @@ tk_status tk_cachesim_feed(tk_cachesim *s, const tk_cacheray_record *rec, tk_err
 static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
 {
     const uint8_t *p = c->p, *end = c->end;
-    cs_batch *b = &s->batch;
     const unsigned shift = s->lv[0].shift;
     const uint64_t line_bytes = (uint64_t)1 << shift;
     for (;;) {
+        cs_batch *b = s->pipe ? cs_pipe_batch(s) : &s->batch;
         size_t n = 0, nw = 0, nruns = 0, whole = (size_t)(end - p) / TK_CACHERAY_ACCESS_SIZE;
         size_t lim = whole < CS_BATCH ? whole : CS_BATCH;
         uint64_t prev = UINT64_MAX; /* the last access's line, if it stayed in one */
@@ -323,7 +420,10 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
         b->n = n;
         b->nwrites = nw;
         b->nruns = nruns;
-        cs_run_batch(s, b);
+        if (s->pipe)
+            cs_pipe_submit(s, b);
+        else
+            cs_run_batch(s, b);
     }
     c->p = p;
 }
@@ -358,7 +458,22 @@ static tk_status slow_record(tk_cachesim *s, tk_cursor *c, tk_endian e, tk_error
     return st;
 }
 
+static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err);
+
+/* With the levels below the first on a second thread when the hierarchy
+ * allows it (pipe.c); records off the fast path wait for it to catch up. */
 tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err)
+{
+    if (cs_pipe_start(s) != 0)
+        return oom(err);
+    tk_status st = run(s, in, endian, err);
+    cs_pipe_stop(s);
+    if (st == TK_OK && cs_oom(s))
+        return oom(err);
+    return st;
+}
+
+static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err)
 {
     tk_cacheray_reader *r = tk_cacheray_reader_new(in, endian, err); /* the byte order */
     if (!r)
@@ -374,7 +489,7 @@ tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_err
             run_accesses(s, &c, 1);
         else
             run_accesses(s, &c, 0);
-        if (s->oom)
+        if (s->oom || s->lv[0].oom) /* the worker's levels: after it stops */
             return oom(err);
         if (tk_cursor_avail(&c) < TK_CACHERAY_RTTA_ADD_FIXED) { /* see a whole record */
             int64_t n = tk_cursor_refill(&c, TK_CACHERAY_RTTA_ADD_FIXED, err);
@@ -385,6 +500,8 @@ tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_err
             if (n >= TK_CACHERAY_ACCESS_SIZE && (c.p[0] & 0x3E) == 0)
                 continue;
         }
+        if (!cs_pipe_rtta_ok(s, c.p[0]))
+            cs_pipe_drain(s);
         tk_status st = slow_record(s, &c, e, err);
         if (st != TK_OK)
             return st;
@@ -461,7 +578,7 @@ void tk_cachesim_get_false_sharing(const tk_cachesim *s, size_t i,
     memset(out, 0, sizeof *out);
     if (i >= s->fs.norder)
         return;
-    const cs_fs_line *L = &s->fs.shared[s->fs.order[i]];
+    const cs_fs_report *L = &s->fs.order[i];
     out->line = L->line << s->fs.shift;
     out->writes = L->writes;
     out->alternations = L->alternations;

@@ -24,6 +24,10 @@ typedef struct cs_level {
     uint8_t *last_slot;      /* its dirty byte */
     int classify;            /* 3C */
     cs_shadow shadow;        /* fully associative LRU of the same size */
+    int32_t origin;          /* the access being served here, for the requests it makes */
+    int oom;                 /* out of memory here (its thread's flag: see pipe.c) */
+    int ahead;               /* first level: the last batch missed in 3/4 of its runs or
+                                more, so the next one prefetches (toplevel_pass.h) */
     tk_cachesim_level_stats st;
 } cs_level;
 
@@ -135,10 +139,16 @@ void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
                      unsigned size, int write, unsigned mask);
 
 /* ---- per-thread counts (threads.c) */
+enum { CS_THREAD_CACHE = 8 };
 typedef struct cs_threads {
     tk_map by_id;            /* id -> tk_cachesim_thread */
     uint64_t last_id;
     tk_cachesim_counts *last; /* last_id's counts (NULL: none) */
+    /* threads seen lately, by id mod 8: id + 1 (0 none) and map index;
+     * traces of threads interleaved access by access change thread at
+     * every other access */
+    uint64_t cache_id[CS_THREAD_CACHE];
+    uint32_t cache_index[CS_THREAD_CACHE];
 } cs_threads;
 
 void cs_threads_init(cs_threads *t);
@@ -150,40 +160,101 @@ static inline tk_cachesim_counts *cs_threads_get(cs_threads *t, uint64_t id)
 {
     if (t->last && t->last_id == id) /* traces come in runs */
         return t->last;
+    size_t h = (size_t)(id % CS_THREAD_CACHE);
+    if (t->cache_id[h] == id + 1 && id != UINT64_MAX) { /* its id + 1 would be "none" */
+        tk_cachesim_thread *th = tk_map_value(&t->by_id, t->cache_index[h]);
+        t->last_id = id;
+        t->last = &th->c;
+        return t->last;
+    }
     return cs_threads_lookup(t, id);
 }
 
-/* ---- false sharing (falseshare.c) */
+/* ---- false sharing (falseshare.c)
+ *
+ * Per L1 line written, 16 bytes (cs_fs_state): the chunks written so far
+ * (mask) and a tag saying whose they are: one thread (its index in `tids`
+ * + 1, with the count of its writes), a record (`recs`: the line has
+ * sharers of their own, usually two threads), or "dead". A line whose
+ * writers wrote a common chunk is dead: it can never be reported again
+ * (masks only grow), so it keeps no more than its tag, and its record is
+ * recycled. On random traffic of two threads nearly every line ends dead.
+ * The states live in blocks of 4 lines (one 64-byte cache line), which a
+ * hash table of groups (line >> 2) finds; blocks never move, so a pass can
+ * look its writes' blocks up first and prefetch them all. */
+enum {
+    CS_FS_GROUP_SHIFT = 2,   /* lines per block: 4 */
+    CS_FS_TAG_BITS = 16,
+    CS_FS_MAX_OWNER = 0xFFFD, /* owner tags 1..0xFFFD (thread index + 1) */
+    CS_FS_REC = 0xFFFE,      /* meta >> 16: index of the line's record */
+    CS_FS_DEAD = 0xFFFF
+};
+
+typedef struct cs_fs_state {
+    uint64_t mask;           /* owner: chunks written (64 per line) */
+    uint64_t meta;           /* tag | owner's writes (or record index) << 16; 0: unwritten */
+} cs_fs_state;
+
+typedef struct cs_fs_block {
+    cs_fs_state l[1 << CS_FS_GROUP_SHIFT];
+} cs_fs_block;
+
+typedef struct cs_fs_slot {  /* the table of groups */
+    uint64_t group1;         /* group + 1; 0: empty */
+    uint64_t block;          /* index in the pool */
+} cs_fs_slot;
+
 typedef struct cs_fs_sharer {
-    uint64_t thread, mask, writes; /* mask: written chunks of the line */
-    uint64_t offset;         /* of the lowest chunk written, in its element */
-    uint32_t type;           /* type there when it was written (0 untyped) */
+    uint64_t mask, writes;   /* chunks written, and how many writes */
+    uint32_t thread;         /* index in tids */
+    uint32_t type;           /* type at the lowest chunk when it was written (0 untyped) */
+    uint32_t offset;         /* of that chunk in its element (elements are < 4 GiB) */
     int32_t field;           /* field there, -1 none */
 } cs_fs_sharer;
 
-typedef struct cs_fs_line {  /* a line written by two or more threads */
-    uint64_t line, writes, alternations, last_thread;
-    cs_fs_sharer *v;
-    size_t n;
-} cs_fs_line;
+/* A line with writers of its own: two or more threads that never wrote
+ * a common chunk (or one thread past CS_FS_MAX_OWNER). Up to two sharers
+ * inline, more in `more` (cap slots). Free records chain through
+ * `alternations`. */
+typedef struct cs_fs_rec {
+    uint64_t line;           /* the report walks the records, not the lines */
+    uint64_t alternations;   /* consecutive writes by different threads */
+    uint32_t last, n;        /* last writer (index in tids), sharers */
+    union {
+        cs_fs_sharer in[2];
+        struct {
+            cs_fs_sharer *v;
+            size_t cap;
+        } more;
+    } u;
+} cs_fs_rec;
 
-/* A written line: its one writer so far (mask != 0), or, once shared,
- * mask 0 and the index + 1 of its record in `shared` in `writes`. */
-typedef struct cs_fs_entry {
-    uint64_t line1;          /* line + 1; 0: empty slot */
-    uint64_t thread, mask, writes;
-} cs_fs_entry;
+enum { CS_FS_POOL_CHUNK = 4096 }; /* blocks per pool chunk (256 KiB) */
+
+typedef struct cs_fs_report { /* a reported line */
+    uint64_t line, writes, alternations;
+    size_t rec;
+} cs_fs_report;
 
 typedef struct cs_falseshare {
     unsigned shift;          /* log2 of the L1 line size */
     unsigned chunk_shift;    /* log2 of the bytes per mask bit (line / 64) */
-    cs_fs_entry *tab;        /* open addressing, at most half full */
+    cs_fs_slot *tab;         /* groups, open addressing, at most half full */
     size_t slots, n;
     unsigned tab_shift;      /* 64 - log2(slots) */
-    cs_fs_line *shared;
-    size_t nshared, cap_shared;
+    cs_fs_block **pool;      /* chunks of CS_FS_POOL_CHUNK blocks */
+    size_t nblocks, nchunks;
+    cs_fs_rec *recs;
+    size_t nrecs, cap_recs;
+    uint64_t free_rec;       /* index + 1 of a free record, 0 none */
+    uint64_t nshared;        /* lines two or more threads wrote */
+    tk_map tids;             /* thread id -> index (insertion order) */
+    uint64_t last_id;        /* the last thread looked up, and its index */
+    uint32_t last_index;
+    int has_last;
     /* the report (cs_fs_finish): lines with disjoint writers, sorted */
-    size_t *order, norder;
+    cs_fs_report *order;
+    size_t norder;
     tk_cachesim_sharer *out; /* their sharers, ordered by first byte */
     size_t *out_at;          /* first sharer of each reported line */
 } cs_falseshare;
@@ -191,18 +262,33 @@ typedef struct cs_falseshare {
 int cs_fs_init(cs_falseshare *f, unsigned line_shift);
 void cs_fs_free(cs_falseshare *f);
 /* A write of [addr, last] by `thread`, line by line. -1 when out of
- * memory. (The simulator's pass takes the common case itself: one line
- * this thread alone wrote before, found at its home slot.) */
+ * memory. */
 int cs_fs_write_lines(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t last,
                       uint64_t thread);
-
-/* A line's first slot in the table. Neighbouring lines get neighbouring
- * slots (groups of 8), so a program walking through memory finds their
- * entries in the same cache lines. */
-static inline size_t cs_fs_home(const cs_falseshare *f, uint64_t line)
+/* The block of `line`'s group, created when new; NULL when out of memory. */
+cs_fs_block *cs_fs_block_of(cs_falseshare *f, uint64_t line);
+/* The index of thread `id` in tids (created when new); UINT32_MAX when
+ * out of memory. */
+uint32_t cs_fs_thread_slow(cs_falseshare *f, uint64_t id);
+static inline uint32_t cs_fs_thread(cs_falseshare *f, uint64_t id)
 {
-    size_t group = (size_t)(((line >> 3) * 0x9E3779B97F4A7C15ULL) >> f->tab_shift);
-    return (group << 3 | (line & 7)) & (f->slots - 1);
+    if (f->has_last && f->last_id == id)
+        return f->last_index;
+    return cs_fs_thread_slow(f, id);
+}
+/* A write of chunks `mask` of `line` (state st) by thread index `t` in
+ * any case but the owner's own (cs_fs_state's fast case). -1 when out of
+ * memory. */
+int cs_fs_write_state(cs_falseshare *f, tk_cachesim *s, uint64_t line, cs_fs_state *st,
+                      uint32_t t, uint64_t mask);
+
+/* A group's first slot in the table. Neighbouring groups get neighbouring
+ * slots (4 to a cache line), so a program walking through memory finds
+ * their entries in the same cache lines. */
+static inline size_t cs_fs_home(const cs_falseshare *f, uint64_t group)
+{
+    size_t g = (size_t)(((group >> 2) * 0x9E3779B97F4A7C15ULL) >> f->tab_shift);
+    return (g << 2 | (group & 3)) & (f->slots - 1);
 }
 
 /* The mask chunks of bytes [lo, hi] of a line. */
@@ -235,13 +321,16 @@ typedef struct cs_batch {
     uint8_t size[CS_BATCH], write[CS_BATCH], mask[CS_BATCH]; /* mask: levels missed */
     uint16_t writes[CS_BATCH];  /* indices of the writes of 1 byte or more */
     size_t nwrites;
-    size_t fs_home[CS_BATCH];   /* their lines' home slots in the false-sharing table */
+    size_t fs_home[CS_BATCH];   /* their groups' home slots in the false-sharing table */
+    cs_fs_block *fs_block[CS_BATCH]; /* their lines' blocks (NULL: out of memory) */
     /* Runs of accesses within one first-level line, the line of the
      * access before (found while decoding, without a branch): the first
      * access of each, and whether any in the run writes. An access that
      * is empty or crosses a line is a run of its own. */
     uint16_t head[CS_BATCH];
     uint8_t run_write[CS_BATCH];
+    uint32_t type[CS_BATCH];    /* pipe.c: each access's type, for its misses below */
+    uint8_t below[CS_BATCH];    /* pipe.c: the levels below the first missed (the worker's) */
     size_t nruns;
 } cs_batch;
 
@@ -260,6 +349,7 @@ typedef struct cs_queue {
 } cs_queue;
 
 typedef void (*cs_pass_fn)(tk_cachesim *s, cs_batch *b);
+typedef struct cs_pipe cs_pipe;
 typedef void (*cs_count_fn)(tk_cachesim *s, const cs_batch *b);
 
 struct tk_cachesim {
@@ -282,8 +372,8 @@ struct tk_cachesim {
      * the level above is done with the batch (stream.c), in a loop that
      * can prefetch. Otherwise (stream 0) a request is served at once. */
     int stream;
-    int32_t origin;          /* the access being served, for the requests it makes */
     cs_queue queue[TK_CACHESIM_MAX_LEVELS]; /* requests to level k */
+    cs_pipe *pipe;           /* levels 2..n on a second thread (pipe.c), or NULL */
     cs_count_fn count_pass;  /* per type and thread */
     cs_batch batch;
 };
@@ -293,8 +383,30 @@ struct tk_cachesim {
 void cs_types_locate(tk_cachesim *s, uint64_t addr, uint32_t *type,
                      uint64_t *offset, int32_t *field);
 
-/* The batch through every analysis (sim.c); b->n is 0 after. */
+/* The batch through every analysis (sim.c); b->n is 0 after. In parts
+ * for pipe.c: the first level (its requests to level 2 into q, or
+ * s->queue[1] when q is NULL); false sharing (find: the blocks asked for;
+ * side: the writes applied) and reuse, which need no level below; the
+ * count pass (s->count_pass) needs the levels' misses. */
 void cs_run_batch(tk_cachesim *s, cs_batch *b);
+void cs_run_front(tk_cachesim *s, cs_batch *b, cs_queue *q);
+void cs_run_find(tk_cachesim *s, cs_batch *b);
+void cs_run_side(tk_cachesim *s, cs_batch *b);
+/* Out of memory anywhere (levels included: call with no worker running). */
+int cs_oom(const tk_cachesim *s);
+
+/* pipe.c: start the worker when the hierarchy allows it (nothing to do
+ * otherwise; failing to start leaves one thread); the next batch to
+ * fill; hand a filled one over; wait until every batch handed over is
+ * served and counted; stop the worker (after a drain). */
+int cs_pipe_start(tk_cachesim *s);
+/* Whether the next record, not an access, may go through tk_cachesim_feed
+ * while the worker runs: RTTA records, without per-field counts. */
+int cs_pipe_rtta_ok(const tk_cachesim *s, unsigned tag);
+cs_batch *cs_pipe_batch(tk_cachesim *s);
+void cs_pipe_submit(tk_cachesim *s, cs_batch *b);
+void cs_pipe_drain(tk_cachesim *s);
+void cs_pipe_stop(tk_cachesim *s);
 /* An RTTA record: regions change; `counted` adds it to the totals. */
 void cs_rtta(tk_cachesim *s, const tk_cacheray_record *rec, int counted);
 /* Forget what the reuse histogram counted (the end of a warm-up). */

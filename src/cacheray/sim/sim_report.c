@@ -325,7 +325,7 @@ tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *sink, const char *file, siz
     bad |= false_sharing(&o, s, top);
     reuse(&o);
     tk_sink_object_end(sink);
-    if (bad || s->oom)
+    if (bad || cs_oom(s))
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     return TK_OK;
 }

@@ -82,14 +82,14 @@ static tk_status feed_all(tk_cachesim *s, tk_cacheray_reader *r, uint64_t warm, 
             flush(s, &f);
             end_warmup(s);
         }
-        if (s->oom)
+        if (cs_oom(s))
             return oom(err);
     }
     flush(s, &f);
     s->warming = 0;
     if (rc < 0)
         return err->status;
-    return s->oom ? oom(err) : TK_OK;
+    return cs_oom(s) ? oom(err) : TK_OK;
 }
 
 tk_status tk_cachesim_run_selected(tk_cachesim *s, tk_input *in, tk_endian endian,

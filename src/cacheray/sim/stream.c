@@ -54,6 +54,8 @@ static void prefetch(const cs_level *L, uint64_t addr)
         return;
     size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
     for (uint32_t w = 0; w < c->ways; w += 8) { /* a cache line of 8-byte words */
+        if (w % 64 == 0)
+            __builtin_prefetch(&c->dirty[at + w]);
         __builtin_prefetch(&c->e[at + w]);
         if (c->stamp)
             __builtin_prefetch(&c->stamp[at + w]);
@@ -70,21 +72,39 @@ static void prefetch(const cs_level *L, uint64_t addr)
     }
 }
 
-void cs_stream_run(tk_cachesim *s, cs_batch *b)
+/* Later, when the set has arrived: the line a miss would evict (LRU and
+ * FIFO: the oldest stamp) leaves the cache for the 3C shadow's map of
+ * lines outside it, where its slot is a miss of its own. */
+static void prefetch_victim(const cs_level *L, uint64_t addr)
+{
+    const cs_cache *c = &L->c;
+    if (c->hashed || !c->stamp || !L->classify)
+        return;
+    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
+    uint64_t victim = c->e[at + cs_oldest_way(c->stamp + at, c->ways)];
+    if (victim)
+        __builtin_prefetch(&L->shadow.out[cs_shadow_out_home(&L->shadow, (victim >> 2) + 1)]);
+}
+
+void cs_stream_run(tk_cachesim *s, cs_batch *b) { cs_stream_levels(s, b->mask, &s->queue[1]); }
+
+void cs_stream_levels(tk_cachesim *s, uint8_t *masks, cs_queue *q1)
 {
     for (size_t k = 1; k < s->nlevels; k++) {
-        cs_queue *q = &s->queue[k];
+        cs_queue *q = k == 1 ? q1 : &s->queue[k];
         const cs_level *L = &s->lv[k];
         for (size_t r = 0; r < q->n && r < AHEAD; r++)
             prefetch(L, q->v[r].lo);
         for (size_t r = 0; r < q->n; r++) {
             if (r + AHEAD < q->n)
                 prefetch(L, q->v[r + AHEAD].lo);
+            if (r + AHEAD / 2 < q->n)
+                prefetch_victim(L, q->v[r + AHEAD / 2].lo);
             const cs_req *x = &q->v[r]; /* only level k + 1's queue grows now */
-            s->origin = x->origin;
+            s->lv[k].origin = x->origin;
             unsigned m = cs_access_range(s, k, x->lo, x->hi, (int)x->write);
             if (x->origin >= 0)
-                b->mask[x->origin] |= (uint8_t)m;
+                masks[x->origin] |= (uint8_t)m;
         }
         q->n = 0;
     }

@@ -21,7 +21,7 @@ static void any_pass(tk_cachesim *s, cs_batch *b)
         uint64_t addr = b->addr[i], last = addr + (size - 1u);
         if (last < addr) /* runs past the address space: stop at its end */
             last = UINT64_MAX;
-        s->origin = (int32_t)i;
+        s->lv[0].origin = (int32_t)i;
         b->mask[i] = (uint8_t)cs_access(s, addr, last, b->write[i]);
     }
 }

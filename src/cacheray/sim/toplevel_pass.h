@@ -79,6 +79,25 @@ static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
 }
 #endif
 
+/* Runs looked ahead: their sets, and for 3C whether their lines were
+ * seen, come from the CPU's L2 cache or beyond when traffic has no
+ * locality (when the batch before missed in 3/4 of its runs). */
+enum { AHEAD = 8 };
+
+static inline void prefetch_run(const cs_level *L, uint64_t addr, uint32_t ways, int classify)
+{
+    const uint64_t line = addr >> L->shift, at = (line & L->c.set_mask) * ways;
+    __builtin_prefetch(&L->c.e[at]);
+    __builtin_prefetch(&L->c.stamp[at]);
+    if (classify) {
+        const tk_linemap *m = &L->shadow.seen;
+        size_t i = tk_linemap_slot(m, line >> 5);
+        __builtin_prefetch(&L->shadow.atime[at]);
+        __builtin_prefetch(&m->keys[i]);
+        __builtin_prefetch(&m->vals[i]);
+    }
+}
+
 /* The locals back into the structures before a call into the general
  * code, and out again after. */
 #define SPILL()                                                                \
@@ -105,7 +124,7 @@ static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
         greads += !b->write[j];                                                \
         gwrites += b->write[j];                                                \
         SPILL();                                                               \
-        s->origin = (int32_t)(j);                                              \
+        L->origin = (int32_t)(j);                                              \
         b->mask[j] = (uint8_t)cs_access(s, a_, l_ < a_ ? UINT64_MAX : l_, b->write[j]); \
         RELOAD();                                                              \
     } while (0)
@@ -117,7 +136,8 @@ static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
 __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_batch *b,
                                                            const uint32_t ways,
                                                            const int classify,
-                                                           const int single)
+                                                           const int single,
+                                                           const int ahead)
 {
     cs_level *L = &s->lv[0];
     cs_cache *c = &L->c;
@@ -139,12 +159,14 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     /* Line accesses are counted as the batch's non-empty reads and writes
      * less those the general code took (it counts its own, per line). */
     const size_t n = b->n;
-    size_t greads = 0, gwrites = 0, zero = 0;
+    size_t greads = 0, gwrites = 0, zero = 0, nmiss = 0;
     uint64_t read_misses = 0, write_misses = 0, writebacks = 0;
     memset(b->mask, 0, n);
     /* Run by run: the accesses after a run's first stay in its line, hit
      * and change nothing but its dirty bit (set from the run's writes). */
     for (size_t r = 0; r < b->nruns; r++) {
+        if (ahead && r + AHEAD < b->nruns) /* asked for early: on random traffic, misses */
+            prefetch_run(L, b->addr[b->head[r + AHEAD]], ways, classify);
         const size_t i = b->head[r];
         const unsigned size = b->size[i];
         const uint64_t addr = b->addr[i], line = addr >> shift;
@@ -186,8 +208,9 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         if (!single) {
             last_line = 0;
             SPILL();
-            s->origin = (int32_t)i;
+            L->origin = (int32_t)i;
             b->mask[i] = (uint8_t)cs_miss(s, 0, line, addr, addr + (size - 1u), write);
+            nmiss++;
             RELOAD();
             if (last_line == line + 1) { /* still here for the rest of the run */
                 *last_slot |= (uint8_t)run_write;
@@ -204,6 +227,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         /* cs_miss for the only level: nothing to fetch from, back-invalidate
          * or write back to; a dirty victim is counted */
         b->mask[i] = 1;
+        nmiss++;
         read_misses += !write;
         write_misses += write;
         uint64_t t = 0;
@@ -224,6 +248,8 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         last_slot = dirty + w;
     }
     SPILL();
+    /* with locality the prefetches would only cost instructions (10% more) */
+    L->ahead = nmiss * 4 >= b->nruns * 3 && nmiss;
     L->st.reads += (n - zero - b->nwrites) - greads;
     L->st.writes += b->nwrites - gwrites;
     L->st.read_misses += read_misses;
@@ -232,11 +258,25 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     s->tot.zero_size += zero;
 }
 
+/* With look-ahead (traffic without locality) or without: two copies, as
+ * the prefetches' registers cost the loop 10% of its instructions even
+ * when they are skipped. */
+__attribute__((always_inline)) static inline void top_pass_either(tk_cachesim *s, cs_batch *b,
+                                                                  const uint32_t ways,
+                                                                  const int classify,
+                                                                  const int single)
+{
+    if (s->lv[0].ahead)
+        top_pass(s, b, ways, classify, single, 1);
+    else
+        top_pass(s, b, ways, classify, single, 0);
+}
+
 #define TOP_PASS(ways)                                                                    \
-    static void top_pass##ways(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 0, 0); } \
-    static void top_pass##ways##_3c(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 1, 0); } \
-    static void top_pass##ways##_1(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 0, 1); } \
-    static void top_pass##ways##_3c_1(tk_cachesim *s, cs_batch *b) { top_pass(s, b, ways, 1, 1); }
+    static void top_pass##ways(tk_cachesim *s, cs_batch *b) { top_pass_either(s, b, ways, 0, 0); } \
+    static void top_pass##ways##_3c(tk_cachesim *s, cs_batch *b) { top_pass_either(s, b, ways, 1, 0); } \
+    static void top_pass##ways##_1(tk_cachesim *s, cs_batch *b) { top_pass_either(s, b, ways, 0, 1); } \
+    static void top_pass##ways##_3c_1(tk_cachesim *s, cs_batch *b) { top_pass_either(s, b, ways, 1, 1); }
 TOP_PASS(4)
 TOP_PASS(8)
 TOP_PASS(16)

@@ -104,8 +104,13 @@ enum { CM_DESC_INVALID = 0, CM_DESC_TABLE, CM_DESC_MAP, CM_DESC_BAD };
 
 int cm_desc_kind(uint64_t v, unsigned level);
 uint64_t cm_level_size(unsigned level);
-/* Does replacing valid `before` by valid `after` need break-before-make? */
-int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level);
+/* Does replacing valid `before` by valid `after` need break-before-make?
+ * `af0_cached`: block and page descriptors with AF = 0 may be in a TLB
+ * (hardware Access-flag management on, cm_af0_cached). */
+int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level, int af0_cached);
+/* Can no TLB hold `v`, a valid descriptor at `level`? A block or page
+ * with AF = 0 is never cached unless hardware manages the flag. */
+int cm_never_cached(uint64_t v, unsigned level, int af0_cached);
 
 /* --------------------------------------------------------------- model */
 typedef struct cm_root {
@@ -159,6 +164,7 @@ struct tk_casemate_checker {
     cm_map root_locks;      /* root base -> lock address */
     cm_map locks;           /* held lock address -> cm_lock * */
     cm_map threads;         /* tid -> cm_thread * */
+    uint64_t ha_threads[3]; /* [stage]: threads whose (V)TCR_EL2.HA is 1 */
     cm_thread *th;          /* thread of the record being fed */
     const tk_casemate_record *rec;
     uint64_t *unclean;      /* addresses of IU entries, oldest first */
@@ -233,6 +239,9 @@ cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid);
 int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t value);
 int cm_release_table(tk_casemate_checker *c, uint64_t addr);
 cm_root *cm_root_find(tk_casemate_checker *c, uint64_t base);
+/* May a TLB of the regime of `stage` hold descriptors with AF = 0? Yes
+ * with --hw-af, or while some thread has its (V)TCR_EL2.HA set. */
+int cm_af0_cached(const tk_casemate_checker *c, unsigned stage);
 /* The VMID of the current thread's VTTBR_EL2; 0 when it never wrote one. */
 int cm_current_vmid(tk_casemate_checker *c, uint64_t *vmid);
 void cm_roots_free(tk_casemate_checker *c);

@@ -33,6 +33,43 @@ static int bad_encoding(tk_casemate_checker *c, uint64_t addr, uint64_t val, uns
                       level == 0 ? " (no blocks at level 0)" : " (0b01 at level 3)");
 }
 
+/* A write to a valid entry (V): a valid value unless BBM is needed, or the
+ * break: IU until cleaned -- or I at once when no TLB can hold the old
+ * descriptor (AF = 0 without hardware Access-flag management). */
+static int write_valid_entry(tk_casemate_checker *c, uint64_t addr, cm_page *p, unsigned i,
+                             uint64_t val)
+{
+    cm_pte *e = &p->pte[i];
+    uint64_t cur = p->val[i];
+    int af0_cached = cm_af0_cached(c, e->stage);
+    if (val & 1) {
+        if (cm_desc_kind(val, e->level) == CM_DESC_BAD)
+            return bad_encoding(c, addr, val, e->level);
+        if (cm_requires_bbm(cur, val, e->level, af0_cached)) {
+            cm_relate(c, addr);
+            return cm_violate(c, CM_BBM_NO_BREAK, "0x%llx -> 0x%llx: a valid entry changed "
+                              "without first being made invalid and cleaned",
+                              (unsigned long long)cur, (unsigned long long)val);
+        }
+        p->val[i] = val;
+        return 0;
+    }
+    p->val[i] = val;
+    if (cm_never_cached(cur, e->level, af0_cached)) {
+        e->state = TK_CASEMATE_STATE_INVALID_CLEAN;
+        e->inval = c->th->tid;
+        return 0;
+    }
+    *e = (cm_pte){.root = e->root, .ia = e->ia, .old = cur, .inval = c->th->tid,
+                  .owner = e->owner, .level = e->level, .stage = e->stage,
+                  .state = TK_CASEMATE_STATE_INVALID_UNCLEAN, .lis = TK_CASEMATE_LIS_UNGUARDED,
+                  .owned = e->owned};
+    CM_TRY(cm_unclean_add(c, addr));
+    if (cm_desc_kind(cur, e->level) == CM_DESC_TABLE) /* its subtree stays as is */
+        CM_TRY(cm_freeze_table(c, CM_TABLE_ADDR(cur), addr));
+    return 0;
+}
+
 int cm_write_slot(tk_casemate_checker *c, uint64_t addr, uint64_t val, int release)
 {
     cm_touch(c, addr);
@@ -70,27 +107,7 @@ int cm_write_slot(tk_casemate_checker *c, uint64_t addr, uint64_t val, int relea
     int kind = cm_desc_kind(val, e->level);
     switch (e->state) {
     case TK_CASEMATE_STATE_VALID:
-        if (val & 1) {
-            if (kind == CM_DESC_BAD)
-                return bad_encoding(c, addr, val, e->level);
-            if (cm_requires_bbm(cur, val, e->level)) {
-                cm_relate(c, addr);
-                return cm_violate(c, CM_BBM_NO_BREAK, "0x%llx -> 0x%llx: a valid entry changed "
-                                  "without first being made invalid and cleaned",
-                                  (unsigned long long)cur, (unsigned long long)val);
-            }
-            p->val[i] = val;
-            return 0;
-        }
-        *e = (cm_pte){.root = e->root, .ia = e->ia, .old = cur, .inval = c->th->tid,
-                      .owner = e->owner, .level = e->level, .stage = e->stage,
-                      .state = TK_CASEMATE_STATE_INVALID_UNCLEAN, .lis = TK_CASEMATE_LIS_UNGUARDED,
-                      .owned = e->owned};
-        p->val[i] = val;
-        CM_TRY(cm_unclean_add(c, addr));
-        if (cm_desc_kind(cur, e->level) == CM_DESC_TABLE) /* its subtree stays as is */
-            CM_TRY(cm_freeze_table(c, CM_TABLE_ADDR(cur), addr));
-        return 0;
+        return write_valid_entry(c, addr, p, i, val);
     case TK_CASEMATE_STATE_INVALID_UNCLEAN:
         if (val & 1) {
             cm_relate(c, addr);

@@ -30,14 +30,26 @@ static uint64_t oa_mask(unsigned level)
     return 0x0000fffffffff000ull & ~(cm_level_size(level) - 1);
 }
 
+/* A block or page descriptor with AF = 0 is never cached in a TLB unless
+ * hardware Access-flag management is on (Arm ARM, the Access flag: with
+ * HA = 0 an access through it is an Access flag fault, and descriptors
+ * that fault are not cached). Table descriptors have no AF. */
+int cm_never_cached(uint64_t v, unsigned level, int af0_cached)
+{
+    return !af0_cached && cm_desc_kind(v, level) == CM_DESC_MAP && !(v & AF_BIT);
+}
+
 /* casemate over-approximates the architecture's list (D8.16.1) by "any
  * change but the software bits". tracekit keeps that, but (1) an identical
  * table rewrite needs nothing, (2) a change of output address always needs
- * BBM, and (3) a change of the access flag alone needs none -- casemate
- * skipped every check as soon as either descriptor had AF set. */
-int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level)
+ * BBM, (3) a change of the access flag alone needs none -- casemate
+ * skipped every check as soon as either descriptor had AF set -- and (4)
+ * nothing needs BBM when the old descriptor cannot be in a TLB. */
+int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level, int af0_cached)
 {
     int kb = cm_desc_kind(before, level), ka = cm_desc_kind(after, level);
+    if (cm_never_cached(before, level, af0_cached))
+        return 0;
     if (kb == CM_DESC_TABLE || ka == CM_DESC_TABLE)
         return ((before ^ after) & ~SW_BITS) != 0;
     if ((before & oa_mask(level)) != (after & oa_mask(level)))

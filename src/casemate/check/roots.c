@@ -1,4 +1,5 @@
-/* Threads and their system registers, page-table roots and context
+/* Threads and their system registers (with hardware Access-flag
+ * management, TCR_EL2.HA / VTCR_EL2.HA), page-table roots and context
  * switches. A (V)TTBR_EL2 write, or turning on HCR_EL2.VM / SCTLR_EL2.M
  * with one written, loads a root: a new base is registered (its whole tree
  * marked) with its VMID (stage 2) or ASID (stage 1), a known one is
@@ -141,14 +142,38 @@ static int activate(tk_casemate_checker *c, unsigned stage, uint64_t value)
     return load(c, r);
 }
 
+/* The thread's hardware Access-flag management for `stage`: VTCR_EL2.HA
+ * (bit 21); TCR_EL2.HA, bit 21, or bit 39 when HCR_EL2.E2H (bit 34) gives
+ * TCR_EL2 the layout of TCR_EL1. A register never written: off. */
+static int thread_ha(const cm_thread *t, unsigned stage)
+{
+    unsigned reg = stage == 2 ? VTCR : TCR, bit = 21;
+    if (!(t->present & (1u << reg)))
+        return 0;
+    if (stage == 1 && (t->present & (1u << HCR)) && ((t->reg[HCR] >> 34) & 1))
+        bit = 39;
+    return (int)((t->reg[reg] >> bit) & 1);
+}
+
+int cm_af0_cached(const tk_casemate_checker *c, unsigned stage)
+{
+    return c->opt.hw_af || c->ha_threads[stage == 2 ? 2 : 1] > 0;
+}
+
 int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t value)
 {
     cm_thread *t = c->th;
     unsigned stage = reg == TK_CASEMATE_VTTBR_EL2 || reg == TK_CASEMATE_HCR_EL2 ? 2 : 1;
     unsigned ttbr = stage == 2 ? VTTBR : TTBR0;
     int was_on = (t->present & (1u << reg)) && (t->reg[reg] & 1);
+    int ha1 = thread_ha(t, 1), ha2 = thread_ha(t, 2);
     t->reg[reg] = value;
     t->present |= 1u << reg;
+    for (unsigned s = 1; s <= 2; s++) { /* a TCR, VTCR or HCR write may flip one */
+        int before = s == 1 ? ha1 : ha2, now = thread_ha(t, s);
+        if (now != before)
+            c->ha_threads[s] = now ? c->ha_threads[s] + 1 : c->ha_threads[s] - 1;
+    }
     switch (reg) {
     case TK_CASEMATE_VTTBR_EL2:
     case TK_CASEMATE_TTBR0_EL2: {

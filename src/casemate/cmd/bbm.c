@@ -47,6 +47,7 @@ static int read_args(tk_command_ctx *c, bbm_args *b)
     b->opt.ignore_uninit = tk_cmd_flag(c, "ignore-uninit");
     b->opt.no_sysreg_defaults = tk_cmd_flag(c, "no-sysreg-defaults");
     b->opt.promote_tlbi_by_id = tk_cmd_flag(c, "promote-tlbi-by-id");
+    b->opt.hw_af = tk_cmd_flag(c, "hw-af");
     b->dot = tk_options_get(c->opts, "dot");
     size_t n = tk_options_count(c->opts);
     b->watch = malloc((n ? n : 1) * sizeof *b->watch);
@@ -255,6 +256,11 @@ static const tk_option options[] = {
              "= 0x10, HCR_EL2.VM and SCTLR_EL2.M on, MAIR_EL2 = 0)"},
     {.name = "promote-tlbi-by-id",
      .help = "TLBIs by VMID act as TLBI ALL (casemate-check always does this)"},
+    {.name = "hw-af",
+     .help = "hardware Access-flag management on everywhere (as TCR_EL2.HA = VTCR_EL2.HA "
+             "= 1): a block or page descriptor with AF = 0 may be in a TLB, so changing it "
+             "needs break-before-make (default: only while a logged TCR_EL2 / VTCR_EL2 "
+             "write has HA set for its stage)"},
     {.name = "dry-run", .help = "only parse the log"},
     {.name = "dot", .value = "FILE",
      .help = "write the page-table trees, with every entry's state, as a Graphviz graph (at "
@@ -276,7 +282,12 @@ const tk_command tk_casemate_cmd_bbm = {
             "The check stops at the first violation: its context (the record and the\n"
             "page-table entries involved) is printed, then '! MESSAGE' as the last\n"
             "line, and the exit status is 1. A log that passes ends with 'log checked\n"
-            "successfully.' (exit 0). A malformed log is reported on stderr (exit 1).\n",
+            "successfully.' (exit 0). A malformed log is reported on stderr (exit 1).\n"
+            "A valid block or page descriptor with the Access flag clear (AF, bit 10)\n"
+            "is in no TLB unless hardware Access-flag management is on (HA, bit 21 of\n"
+            "VTCR_EL2 for stage 2, of TCR_EL2 for stage 1 -- bit 39 with HCR_EL2.E2H),\n"
+            "so it may be changed without break-before-make while no thread's logged\n"
+            "register has HA set; --hw-af assumes HA on.\n",
     .needs = "; bbm checks casemate logs",
     .options = options,
     .run = run,

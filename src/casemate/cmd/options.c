@@ -26,6 +26,9 @@ const tk_option tk_casemate_command_options[] = {
              "registers (bbm -S)"},
     {.name = "promote-tlbi-by-id", .commands = "convert", .targets = "perfetto parquet",
      .help = "violations: TLBIs by VMID act as TLBI ALL (bbm --promote-tlbi-by-id)"},
+    {.name = "hw-af", .commands = "convert", .targets = "perfetto parquet",
+     .help = "violations: hardware Access-flag management on everywhere, so AF = 0 "
+             "descriptors may be in TLBs (bbm --hw-af)"},
     {0}};
 
 const struct tk_format_help tk_casemate_help[] = {
@@ -40,11 +43,11 @@ const struct tk_format_help tk_casemate_help[] = {
      "Perfetto trace (ui.perfetto.dev): a track per thread, every record an instant with its "
      "operands as annotations, a lock held from lock to unlock a slice, and a 'violations' "
      "track with bbm's verdict (with bbm's --racy, --ignore-uninit, --no-sysreg-defaults, "
-     "--promote-tlbi-by-id); time is the record index, 1 ns per record"},
+     "--promote-tlbi-by-id, --hw-af); time is the record index, 1 ns per record"},
     {"convert", "parquet",
      "tables events, violations in DIR (docs/formats/casemate.md, \"Parquet tables\"): "
      "events holds the selected records, a column per dump --json field (null where the kind "
      "has none); violations bbm's verdict over the whole log (its code, message, record, line, "
      "id, thread, related ids and entries; not_checked where the model gives up), with bbm's "
-     "--racy, --ignore-uninit, --no-sysreg-defaults, --promote-tlbi-by-id"},
+     "--racy, --ignore-uninit, --no-sysreg-defaults, --promote-tlbi-by-id, --hw-af"},
     {NULL, NULL, NULL}};

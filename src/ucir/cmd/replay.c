@@ -166,6 +166,8 @@ static tk_ucir_index *open_index(tk_command_ctx *c, const replay_args *a, tk_err
         return ix;
     tk_error_clear(&e);
     tk_input *in = tk_input_open(c->path, &e);
+    if (in) /* the index covers what the replay reads */
+        tk_input_set_allow_truncated(in, tk_input_allows_truncated(c->in));
     tk_ucir_reader *r = in ? open_reader(c, a, in, 1, &e) : NULL;
     tk_ucir_index_options o = {a->interval};
     tk_status st = r ? tk_ucir_index_build(r, c->path, path, &o, &e) : e.status;

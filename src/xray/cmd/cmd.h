@@ -6,13 +6,14 @@
 #include <tracekit/command.h>
 #include <tracekit/xray.h>
 #include <tracekit/xray_account.h>
+#include <tracekit/xray_graph.h>
 #include <tracekit/xray_map.h>
 
 #include "core/command_int.h"
 #include "core/format_ops.h"
 
 extern const tk_command tk_xray_cmd_account, tk_xray_cmd_stack, tk_xray_cmd_graph,
-    tk_xray_cmd_extract;
+    tk_xray_cmd_extract, tk_xray_cmd_graph_diff, tk_xray_cmd_diff;
 /* For tk_fmt_xray (options.c). */
 extern const tk_command *const tk_xray_commands[];
 extern const tk_option tk_xray_command_options[];
@@ -39,6 +40,14 @@ typedef struct tk_xray_cmd_sink {
  * the rest counted. Returns -1 to go on, or the exit status. */
 int tk_xray_cmd_feed(tk_command_ctx *c, tk_xray_reader *r, int keep_going,
                      const tk_xray_cmd_sink *s);
+
+/* graph's feed (graph.c): every record into `g`, then its statistics
+ * (durations in seconds at the trace's frequency); returns -1 to go on,
+ * or the exit status. And a vertex's or edge's statistics as graph
+ * --json writes them (seconds, null without a frequency). */
+int tk_xray_cmd_graph_feed(tk_command_ctx *c, int keep_going, tk_xray_reader *r,
+                           tk_xray_graph *g, tk_xray_map *map);
+void tk_xray_cmd_graph_stats(tk_sink *s, const tk_xray_graph_stats *st, uint64_t freq);
 
 /* The instrumentation map given with -m (NULL without one, or on error
  * with *rc set to the exit status after the message). */

@@ -5,7 +5,8 @@
 #include "xray/cmd/cmd.h"
 
 const tk_command *const tk_xray_commands[] = {&tk_xray_cmd_account, &tk_xray_cmd_stack,
-                                              &tk_xray_cmd_graph, &tk_xray_cmd_extract, NULL};
+                                              &tk_xray_cmd_graph, &tk_xray_cmd_graph_diff,
+                                              &tk_xray_cmd_extract, &tk_xray_cmd_diff, NULL};
 
 /* convert -f: llvm-xray's -output-format names, stored as the --to they
  * mean. */
@@ -23,7 +24,7 @@ static tk_status output_format(tk_options *o, const tk_option *opt, const char *
 }
 
 #define NAMED "convert report account stack graph"
-#define MAPPED "dump " NAMED
+#define MAPPED "dump diff " NAMED
 #define SELECTING "info dump convert report account stack graph"
 
 const tk_option tk_xray_command_options[] = {

@@ -1,0 +1,293 @@
+/* The levels below the first on a second core. Without an inclusive
+ * level nothing a level does reaches back up (stream.c), so the first
+ * level can go on with the next batches while a worker thread serves the
+ * requests the earlier ones made to the levels below. Batches go round a
+ * ring of slots: the main thread decodes one into a slot, takes it
+ * through the first level (its requests to level 2 land in the slot's
+ * queue), hands it over, and runs false sharing and reuse on it; the
+ * worker takes the slot's queue through levels 2..n, adding their misses
+ * to the batch's masks; then the main thread counts the batch per type
+ * and thread (which needs those masks). Each level sees exactly the
+ * requests, in the order, it sees in one thread: the results are
+ * identical. TRACEKIT_CACHESIM_THREADS=1 keeps everything on one thread.
+ *
+ * Hand-over: `head` (slots handed over) and `done` (slots served) only
+ * grow; each side sleeps on a condition variable only after announcing
+ * it (sleeping flag, then a look at the counter, all sequentially
+ * consistent), so a wake-up is never lost. Each side sleeps until a
+ * quarter of the ring is ready for it (a wake-up costs more than the
+ * first level takes for one batch of a trace with locality, and on a
+ * busy machine the woken thread may wait for a time slice), so the
+ * threads do not take turns batch by batch; before sleeping, each spins
+ * only a few microseconds (spinning longer, the idle worker of a trace
+ * with locality burnt as much CPU as the main thread, which on a shared
+ * machine is CPU taken from someone). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheray/sim/hierarchy.h"
+
+enum {
+    SLOTS = 64,         /* batches in the ring */
+    WAKE_AFTER = 16,    /* slots waiting before the worker is woken */
+    SPIN = 64           /* looks at the counter before sleeping: a few us */
+};
+
+typedef struct slot {
+    cs_batch b;
+    cs_queue q;         /* the batch's requests to level 2 */
+} slot;
+
+struct cs_pipe {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t wake_worker, wake_main;
+    atomic_size_t head, done;
+    atomic_int worker_sleeps, main_sleeps, stop;
+    atomic_size_t main_wants;  /* done the sleeping main thread waits for */
+    size_t counted;     /* main thread: slots whose count pass ran */
+    tk_cachesim *s;
+    slot ring[SLOTS];
+};
+
+/* TRACEKIT_CACHESIM_THREADS=1: one thread. */
+static int one_thread(void)
+{
+    const char *v = getenv("TRACEKIT_CACHESIM_THREADS");
+    return v && !strcmp(v, "1");
+}
+
+/* A short wait in a spin loop (x86: `pause`, ~40-140 cycles, which also
+ * leaves the core to its other hyperthread). */
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void wait_until(cs_pipe *p, atomic_size_t *counter, size_t want, atomic_int *sleeps,
+                       pthread_cond_t *cv)
+{
+    for (int i = 0; i < SPIN; i++) {
+        if (atomic_load(counter) >= want || atomic_load(&p->stop))
+            return;
+        relax();
+    }
+    pthread_mutex_lock(&p->mu);
+    atomic_store(sleeps, 1);
+    while (atomic_load(counter) < want && !atomic_load(&p->stop))
+        pthread_cond_wait(cv, &p->mu);
+    atomic_store(sleeps, 0);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void wake(cs_pipe *p, pthread_cond_t *cv)
+{
+    pthread_mutex_lock(&p->mu);
+    pthread_cond_signal(cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *worker(void *arg)
+{
+    cs_pipe *p = arg;
+    for (size_t next = 0;; next++) {
+        wait_until(p, &p->head, next + 1, &p->worker_sleeps, &p->wake_worker);
+        if (atomic_load(&p->head) <= next) /* stopped, all served */
+            return NULL;
+        slot *sl = &p->ring[next % SLOTS];
+        memset(sl->b.below, 0, sl->b.n);
+        cs_stream_levels(p->s, sl->b.below, &sl->q);
+        atomic_store(&p->done, next + 1);
+        if (atomic_load(&p->main_sleeps) && next + 1 >= atomic_load(&p->main_wants))
+            wake(p, &p->wake_main);
+    }
+}
+
+int cs_pipe_start(tk_cachesim *s)
+{
+    if (!s->stream || s->warming || s->pipe || one_thread())
+        return 0;
+    cs_pipe *p = calloc(1, sizeof *p);
+    if (!p)
+        return 0; /* one thread it is: the same results */
+    p->s = s;
+    if (pthread_mutex_init(&p->mu, NULL) != 0)
+        goto fail;
+    if (pthread_cond_init(&p->wake_worker, NULL) != 0 ||
+        pthread_cond_init(&p->wake_main, NULL) != 0 ||
+        pthread_create(&p->thread, NULL, worker, p) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        goto fail;
+    }
+    s->pipe = p;
+    return 0;
+fail:
+    free(p); /* one thread it is: the same results */
+    return 0;
+}
+
+/* ---- counts per type and thread, in two parts: what the first level
+ * knows (reads, writes, bytes, its misses; each access's type noted) as
+ * the batch is handed over, the misses below once the worker served it.
+ * RTTA records then change the regions without waiting for the worker.
+ * With per-field counts (whose misses below need the region) the whole
+ * count pass waits for the worker instead, and so do RTTA records. */
+
+static void count_first(tk_cachesim *s, cs_batch *b)
+{
+    cs_type *const v = s->types.v;
+    cs_regions *const g = s->regions;
+    const size_t n = b->n;
+    for (size_t i = 0, j; i < n; i = j) {
+        const uint64_t id = b->thread[i];
+        uint64_t writes = 0, bytes = 0, miss0 = 0;
+        for (j = i; j < n && b->thread[j] == id; j++) {
+            const unsigned size = b->size[j], write = b->write[j], mask = b->mask[j];
+            const cs_region *r;
+            const uint32_t type = cs_regions_find_type(g, b->addr[j], &r);
+            tk_cachesim_counts *c = &v[type].pub.c;
+            b->type[j] = type;
+            c->reads += !write;
+            c->writes += write;
+            c->bytes += size;
+            c->misses[0] += mask & 1;
+            writes += write;
+            bytes += size;
+            miss0 += mask & 1;
+        }
+        tk_cachesim_counts *tc = cs_threads_get(&s->threads, id);
+        if (!tc) {
+            s->oom = 1;
+            continue;
+        }
+        tc->reads += (j - i) - writes;
+        tc->writes += writes;
+        tc->bytes += bytes;
+        tc->misses[0] += miss0;
+    }
+}
+
+static void count_below(tk_cachesim *s, const cs_batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        uint64_t word;
+        if (i % 8 == 0 && i + 8 <= b->n) { /* with locality, most words are 0 */
+            memcpy(&word, &b->below[i], 8);
+            if (!word) {
+                i += 7;
+                continue;
+            }
+        }
+        const unsigned mask = b->below[i];
+        if (!mask)
+            continue;
+        tk_cachesim_counts *c = &s->types.v[b->type[i]].pub.c;
+        tk_cachesim_counts *tc = cs_threads_get(&s->threads, b->thread[i]);
+        if (!tc) {
+            s->oom = 1;
+            continue;
+        }
+        for (size_t k = 1; k < s->nlevels; k++) {
+            c->misses[k] += mask >> k & 1;
+            tc->misses[k] += mask >> k & 1;
+        }
+    }
+}
+
+int cs_pipe_rtta_ok(const tk_cachesim *s, unsigned tag)
+{
+    return !s->layouts && (tag == TK_CACHERAY_RTTA_ADD || tag == TK_CACHERAY_RTTA_REMOVE);
+}
+
+/* Count the served slots (their masks are whole). */
+static void count_served(tk_cachesim *s, cs_pipe *p)
+{
+    size_t done = atomic_load(&p->done);
+    for (; p->counted < done; p->counted++) {
+        cs_batch *b = &p->ring[p->counted % SLOTS].b;
+        if (s->warming)
+            continue;
+        if (s->layouts) {
+            for (size_t i = 0; i < b->n; i++)
+                b->mask[i] |= b->below[i];
+            s->count_pass(s, b);
+        } else
+            count_below(s, b);
+    }
+}
+
+static void wait_done(cs_pipe *p, size_t want)
+{
+    atomic_store(&p->main_wants, want);
+    if (atomic_load(&p->worker_sleeps))
+        wake(p, &p->wake_worker);
+    wait_until(p, &p->done, want, &p->main_sleeps, &p->wake_main);
+}
+
+cs_batch *cs_pipe_batch(tk_cachesim *s)
+{
+    cs_pipe *p = s->pipe;
+    size_t head = atomic_load(&p->head);
+    if (head - p->counted == SLOTS) { /* the ring is full: the oldest must be served */
+        if (atomic_load(&p->done) == p->counted) /* and a few more, or the threads */
+            wait_done(p, p->counted + SLOTS / 4); /* would take turns batch by batch */
+        count_served(s, p);
+    }
+    cs_batch *b = &p->ring[head % SLOTS].b;
+    b->n = 0;
+    return b;
+}
+
+void cs_pipe_submit(tk_cachesim *s, cs_batch *b)
+{
+    cs_pipe *p = s->pipe;
+    size_t head = atomic_load(&p->head);
+    slot *sl = &p->ring[head % SLOTS];
+    cs_run_front(s, b, &sl->q);
+    atomic_store(&p->head, head + 1);
+    if (atomic_load(&p->worker_sleeps) && head + 1 - atomic_load(&p->done) >= WAKE_AFTER)
+        wake(p, &p->wake_worker);
+    cs_run_find(s, b);
+    if (!s->layouts && !s->warming) /* while the false-sharing blocks arrive */
+        count_first(s, b);
+    count_served(s, p);
+    cs_run_side(s, b);
+}
+
+void cs_pipe_drain(tk_cachesim *s)
+{
+    cs_pipe *p = s->pipe;
+    if (!p)
+        return;
+    size_t head = atomic_load(&p->head);
+    if (atomic_load(&p->done) < head)
+        wait_done(p, head);
+    count_served(s, p);
+    for (size_t k = 1; k < s->nlevels; k++) /* the worker's, now that it waits */
+        if (s->lv[k].oom)
+            s->oom = 1;
+}
+
+void cs_pipe_stop(tk_cachesim *s)
+{
+    cs_pipe *p = s->pipe;
+    if (!p)
+        return;
+    cs_pipe_drain(s);
+    pthread_mutex_lock(&p->mu);
+    atomic_store(&p->stop, 1);
+    pthread_cond_signal(&p->wake_worker);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    pthread_cond_destroy(&p->wake_worker);
+    pthread_cond_destroy(&p->wake_main);
+    pthread_mutex_destroy(&p->mu);
+    for (size_t i = 0; i < SLOTS; i++)
+        free(p->ring[i].q.v);
+    free(p);
+    s->pipe = NULL;
+}
