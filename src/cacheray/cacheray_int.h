@@ -22,6 +22,16 @@ const char *tk_cacheray_endian_name(tk_endian e);
 void tk_cacheray_sink_record(tk_sink *s, const tk_cacheray_record *rec,
                        uint64_t index, uint64_t offset);
 tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err);
+
+/* slow_record.c: the record at cursor `c` that a fast path does not take
+ * (RTTA, malformed), through the reader, into `feed`; the cursor then
+ * restarts after it. Errors are the reader's, their record index moved
+ * by `records_before` (the records the fast path took). */
+struct tk_cursor;
+typedef tk_status (*tk_cacheray_feed_fn)(void *ctx, const tk_cacheray_record *rec,
+                                         tk_error *err);
+tk_status tk_cacheray_slow_record(struct tk_cursor *c, tk_endian e, uint64_t records_before,
+                                  tk_cacheray_feed_fn feed, void *ctx, tk_error *err);
 /* convert --to perfetto (perfetto.c): Perfetto's protobuf trace on `out`. */
 tk_status tk_cacheray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_error *err);
 /* The hierarchy `report` simulates (sim_report.c): --config, the --level

@@ -6,6 +6,7 @@
 
 #include "cacheray/mrc/engine.h"
 #include "core/bytes.h"
+#include "cacheray/cacheray_int.h"
 #include "core/cursor.h"
 
 static void curve_line(tk_mrc *m, mrc_curve *v, uint64_t line, uint32_t hash)
@@ -129,30 +130,9 @@ static inline void run_accesses(tk_mrc *m, tk_cursor *c, int big)
     c->p = p;
 }
 
-/* A record the fast path does not take (RTTA, or malformed) through a
- * reader placed at it; errors are the reader's, the index fixed. */
-static tk_status slow_record(tk_mrc *m, tk_cursor *c, tk_endian e, tk_error *err)
+static tk_status feed_mrc(void *m, const tk_cacheray_record *rec, tk_error *err)
 {
-    tk_input *in = c->in;
-    tk_input_advance(in, (size_t)(c->p - c->win));
-    tk_cacheray_reader *r = tk_cacheray_reader_new(in, e, err);
-    if (!r)
-        return err->status;
-    tk_cacheray_record rec;
-    int rc = tk_cacheray_next(r, &rec, err);
-    tk_status st = TK_OK;
-    if (rc < 0) {
-        if (err->record != TK_NO_RECORD)
-            err->record += m->tot.records;
-        st = err->status;
-    } else if (rc > 0) {
-        st = tk_mrc_feed(m, &rec, err);
-        tk_input_advance(in, (size_t)(tk_cacheray_reader_tell(r) - tk_input_offset(in)));
-    }
-    tk_cacheray_reader_free(r);
-    if (st == TK_OK && tk_cursor_init(c, in, TK_CACHERAY_RTTA_ADD_FIXED, err) < 0)
-        st = err->status;
-    return st;
+    return tk_mrc_feed(m, rec, err);
 }
 
 tk_status tk_mrc_run(tk_mrc *m, tk_input *in, tk_endian endian, const tk_selection *sel,
@@ -184,7 +164,7 @@ tk_status tk_mrc_run(tk_mrc *m, tk_input *in, tk_endian endian, const tk_selecti
             if (n >= TK_CACHERAY_ACCESS_SIZE && (c.p[0] & 0x3E) == 0)
                 continue;
         }
-        tk_status st = slow_record(m, &c, e, err);
+        tk_status st = tk_cacheray_slow_record(&c, e, m->tot.records, feed_mrc, m, err);
         if (st != TK_OK)
             return st;
     }

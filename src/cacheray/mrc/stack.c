@@ -6,22 +6,9 @@
 #include <stdlib.h>
 
 #include "cacheray/mrc/mrc_int.h"
+#include "core/fenwick.h"
 #include "core/hugemem.h"
 
-static void fen_add(mrc_stack *s, uint32_t t, uint32_t delta)
-{
-    for (uint32_t i = t + 1; i <= s->cap; i += i & -i)
-        s->fen[i] += delta;
-}
-
-/* Marks at times [0, t]. */
-static uint32_t fen_prefix(const mrc_stack *s, uint32_t t)
-{
-    uint32_t sum = 0;
-    for (uint32_t i = t + 1; i > 0; i -= i & -i)
-        sum += s->fen[i];
-    return sum;
-}
 
 /* Renumber the live marks 0..n-1 into tables of `cap` slots. */
 static int compact(mrc_stack *s, uint32_t cap)
@@ -92,12 +79,12 @@ int mrc_stack_access(mrc_stack *s, uint64_t line, uint64_t *dist)
         return -1;
     if (!added) {
         /* the marks after t: all marks but those up to t */
-        *dist = (uint64_t)(s->when.n - fen_prefix(s, *t));
-        fen_add(s, *t, (uint32_t)-1);
+        *dist = (uint64_t)(s->when.n - tk_fenwick_prefix(s->fen, *t));
+        tk_fenwick_add(s->fen, s->cap, *t, (uint32_t)-1);
         s->owner[*t] = 0;
         *t = s->now;
     }
-    fen_add(s, s->now, 1);
+    tk_fenwick_add(s->fen, s->cap, s->now, 1);
     s->owner[s->now++] = line + 1;
     return added;
 }
@@ -109,7 +96,7 @@ void mrc_stack_remove(mrc_stack *s, uint64_t line)
         s->last = 0;
     if (!t)
         return;
-    fen_add(s, *t, (uint32_t)-1);
+    tk_fenwick_add(s->fen, s->cap, *t, (uint32_t)-1);
     s->owner[*t] = 0;
     mrc_map_remove(&s->when, line);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cacheray/sim/sim_int.h"
+#include "core/fenwick.h"
 #include "core/hugemem.h"
 
 #define NO_LINE UINT64_MAX
@@ -23,20 +24,6 @@ struct cs_reuse {
 
 void cs_reuse_reset_counts(cs_reuse *r) { memset(&r->h, 0, sizeof r->h); }
 
-static void fen_add(cs_reuse *r, uint32_t t, uint32_t delta)
-{
-    for (uint32_t i = t + 1; i <= r->cap; i += i & -i)
-        r->fen[i] += delta;
-}
-
-/* Marks at times [0, t]. */
-static uint32_t fen_sum(const cs_reuse *r, uint32_t t)
-{
-    uint32_t s = 0;
-    for (uint32_t i = t + 1; i > 0; i -= i & -i)
-        s += r->fen[i];
-    return s;
-}
 
 static void free_tables(cs_reuse *r)
 {
@@ -121,13 +108,13 @@ int cs_reuse_access(cs_reuse *r, uint64_t line)
     if (added) {
         r->h.cold++;
     } else {
-        uint32_t d = fen_sum(r, r->now - 1) - fen_sum(r, *t);
+        uint32_t d = tk_fenwick_prefix(r->fen, r->now - 1) - tk_fenwick_prefix(r->fen, *t);
         r->h.bucket[bucket_of(d)]++;
-        fen_add(r, *t, (uint32_t)-1);
+        tk_fenwick_add(r->fen, r->cap, *t, (uint32_t)-1);
         r->owner[*t] = NO_LINE;
         *t = r->now;
     }
-    fen_add(r, r->now, 1);
+    tk_fenwick_add(r->fen, r->cap, r->now, 1);
     r->owner[r->now++] = line;
     return 0;
 }

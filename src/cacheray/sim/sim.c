@@ -6,6 +6,7 @@
 
 #include "cacheray/sim/hierarchy.h"
 #include "core/bytes.h"
+#include "cacheray/cacheray_int.h"
 #include "core/cursor.h"
 
 static tk_status oom(tk_error *err)
@@ -428,34 +429,9 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
     c->p = p;
 }
 
-/* One record the fast path does not take (RTTA records, and anything
- * malformed), through the real reader placed at it; then the cursor starts
- * again after it. Errors are the reader's, with the record index fixed. */
-static tk_status slow_record(tk_cachesim *s, tk_cursor *c, tk_endian e, tk_error *err)
+static tk_status feed_sim(void *s, const tk_cacheray_record *rec, tk_error *err)
 {
-    tk_input *in = c->in;
-    tk_input_advance(in, (size_t)(c->p - c->win));
-    tk_cacheray_reader *r = tk_cacheray_reader_new(in, e, err);
-    if (!r)
-        return err->status;
-    tk_cacheray_record rec;
-    int rc = tk_cacheray_next(r, &rec, err);
-    tk_status st = TK_OK;
-    if (rc < 0) {
-        if (err->record != TK_NO_RECORD) {
-            tk_cachesim_totals t;
-            tk_cachesim_get_totals(s, &t);
-            err->record += t.records;
-        }
-        st = err->status;
-    } else if (rc > 0) {
-        st = tk_cachesim_feed(s, &rec, err);
-        tk_input_advance(in, (size_t)(tk_cacheray_reader_tell(r) - tk_input_offset(in)));
-    }
-    tk_cacheray_reader_free(r);
-    if (st == TK_OK && tk_cursor_init(c, in, TK_CACHERAY_RTTA_ADD_FIXED, err) < 0)
-        st = err->status;
-    return st;
+    return tk_cachesim_feed(s, rec, err);
 }
 
 static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err);
@@ -502,7 +478,9 @@ static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *e
         }
         if (!cs_pipe_rtta_ok(s, c.p[0]))
             cs_pipe_drain(s);
-        tk_status st = slow_record(s, &c, e, err);
+        tk_cachesim_totals t;
+        tk_cachesim_get_totals(s, &t);
+        tk_status st = tk_cacheray_slow_record(&c, e, t.records, feed_sim, s, err);
         if (st != TK_OK)
             return st;
     }
