@@ -100,6 +100,8 @@ else
     show "cachesim: an L1 cache over the accesses: misses per level, type and thread" \
         "tracekit cachesim -l L1:32K:8:64 examples/cacheray/heap.trace"
 fi
+show "mrc: the miss rate of every cache size from one pass (exact LRU; --sample for SHARDS, --ways/--policy for set-associative caches)" \
+    "tracekit mrc examples/cacheray/heap.trace | head -n 12"
 mkdir -p "$bindir/demo"
 show "report --html: Cacheray's report as a page: misses per level with the 3C split, miss rate over the trace, per-type tables, the miss-ratio curve" \
     "tracekit report --html -o $bindir/demo/cacheray-report.html examples/cacheray/heap.trace"
@@ -152,6 +154,14 @@ show "stack --folded: call stacks weighted by self time, for flamegraph.pl or sp
     "tracekit stack --folded $m$trace | head -n 6"
 show "graph: the call graph in Graphviz DOT, edges labelled with call counts (| dot -Tsvg draws it)" \
     "tracekit graph $m-e count $trace"
+show "graph-diff: two traces' call graphs as one, labelled and coloured by the change of total time (here the example recording against this one)" \
+    "tracekit graph-diff -e sum -c sum examples/xray/basic-v3.xray $trace | head -n 6"
+show "diff: which functions got slower, by how much, and whether it is noise (Mann-Whitney per function; --fail-if for CI)" \
+    "tracekit diff examples/xray/basic-v3.xray $trace | head -n 10"
+if [ -n "$m" ]; then
+    show "extract: the binary's instrumentation map as llvm-xray extract prints it (-s: with names)" \
+        "tracekit extract -s demo | head -n 4"
+fi
 # the timeline outlives the scratch directory: BUILD/demo/
 mkdir -p "$bindir/demo"
 show "convert --to perfetto: the calls on a timeline, a track per thread; open the file at https://ui.perfetto.dev (\"Open trace file\": it is read in the browser, not uploaded)" \
