@@ -50,17 +50,23 @@ test-asan:
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure --no-tests=error -j $(JOBS)
 
-# The cache simulator's threaded runs (src/cacheray/sim/pipe.c) under
-# ThreadSanitizer: a third build, not part of make test.
+# The tests of threaded code (ctest label "tsan": tests/CMakeLists.txt says
+# how to add one) under ThreadSanitizer: a third build, with clang, not
+# part of make test (CI runs it after). A report fails the test that made
+# it (halt_on_error); there are no suppressions: fix the race. clang links
+# with ld; CMAKE_LINKER pinned to it, or CMake records lld where installed
+# (and scripts/check_deps.sh, given this build, would ask for it).
 TSAN_BUILD ?= build-tsan
 test-tsan:
-	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DTK_TESTS=ON -DTK_WERROR=ON \
-		"-DCMAKE_C_FLAGS=-fsanitize=thread -g" -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
+	sh scripts/deps.sh build test
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_LINKER=/usr/bin/ld \
+		-DCMAKE_BUILD_TYPE=Debug \
+		-DTK_TESTS=ON -DTK_WERROR=ON "-DCMAKE_C_FLAGS=-fsanitize=thread -O1 -g" \
+		-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread \
 		-DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread $(CMAKE_ARGS)
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_cachesim_reference test_cachesim_run \
-		test_cachesim_sharing
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target tsan-tests
 	cd $(TSAN_BUILD) && TSAN_OPTIONS=halt_on_error=1 \
-		ctest --output-on-failure --no-tests=error -R '^cachesim\.(reference|run|sharing)$$'
+		ctest --output-on-failure --no-tests=error -L tsan -j $(JOBS)
 
 # The tool without the tests (TESTS=OFF). The build's output goes to a log
 # (its tail is shown if it fails): the screen is for scripts/demo.sh.

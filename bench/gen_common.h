@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void usage(void);
 
@@ -31,6 +33,25 @@ static uint64_t parse_num(const char *s)
     if (errno || *end || end == s)
         usage();
     return (uint64_t)v << shift;
+}
+
+/* The shape generators' command line, "SHAPE N -o OUT": N (1 to 2^30 - 1)
+ * into *n and OUT opened with a 1 MiB buffer into *out (exit 2 when it
+ * cannot be); returns SHAPE. */
+static inline const char *shape_args(int argc, char **argv, uint64_t *n, FILE **out)
+{
+    static char obuf[1 << 20];
+    if (argc != 5 || strcmp(argv[3], "-o") != 0)
+        usage();
+    *n = parse_num(argv[2]);
+    if (*n == 0 || *n >= (1u << 30))
+        usage();
+    if (!(*out = fopen(argv[4], "wb"))) {
+        perror(argv[4]);
+        exit(2);
+    }
+    setvbuf(*out, obuf, _IOFBF, sizeof obuf);
+    return argv[1];
 }
 
 #endif

@@ -63,19 +63,9 @@ static void normal(uint64_t n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5 || strcmp(argv[3], "-o") != 0)
-        usage();
-    const char *shape = argv[1];
-    uint64_t n = parse_num(argv[2]);
-    if (n == 0 || n >= (1u << 30))
-        usage();
-    FILE *out = fopen(argv[4], "wb");
-    if (!out) {
-        perror(argv[4]);
-        return 2;
-    }
-    static char obuf[1 << 20];
-    setvbuf(out, obuf, _IOFBF, sizeof obuf);
+    uint64_t n;
+    FILE *out;
+    const char *shape = shape_args(argc, argv, &n, &out);
     tk_xray_header h;
     tk_xray_default_header(&h, TK_XRAY_BASIC, 3);
     if (!(writer = tk_xray_writer_new(out, &h, &err))) {

@@ -33,7 +33,8 @@
 # bench_xray_parquet),
 # BENCH_XRAY_DIFF_SIZE (see bench_xray_diff),
 # BENCH_PROGRESS_RUNS (see bench_progress),
-# BENCH_SHAPES_N (see bench/shapes.sh; BENCH_FORMATS=shapes runs it alone),
+# BENCH_SHAPES_N, BENCH_SHAPES_FORMATS, BENCH_SHAPES_RUNS (see bench/shapes.sh;
+# BENCH_FORMATS=shapes runs it alone),
 # BENCH_CPU (the CPU to pin to; default: the fastest, see below),
 # BENCH_CLEAN=1 (delete the generated traces at the end),
 # BENCH_STRICT=1 (exit 1 on a MISS; by default only the line says so).

@@ -10,7 +10,12 @@ bench_xray_graph_diff() {
         return 0
     fi
     set -- -e sum -v med -c 90p -b sum "$a" "$b"
+    # tracekit reads A and B on two threads: not pinned to one CPU (as
+    # bench_xray_diff); llvm-xray has one thread either way
+    gd_pin=$pin
+    pin=
     measure gd_tk "$tk" graph-diff "$@"
+    pin=$gd_pin
     "$tk" graph-diff "$@" >"$tmp.gd.tk" 2>/dev/null
     if ! measure_once gd_llvm "$llvm" graph-diff "$@" 2>/dev/null; then
         xray_verdicts="${xray_verdicts}SKIP xray graph-diff: llvm-xray failed

@@ -1,5 +1,5 @@
-/* Allocation records, shared by the interposed allocator (rt_malloc.c) and
- * the annotation API (rt_annotate.c). */
+/* Allocation records (rt_alloc.c), shared by the interposed allocator
+ * (rt_malloc.c) and the annotation API (rt_annotate.c). */
 #ifndef TK_CACHERAY_RT_ALLOC_H
 #define TK_CACHERAY_RT_ALLOC_H
 
@@ -20,6 +20,10 @@ RT_HIDDEN void rt_note_free(const void *p);
 RT_HIDDEN void *rt_realloc_as(void *p, size_t elemsize, size_t elemcount,
                               const char *name);
 
-extern void *__libc_malloc(size_t size);
+/* The allocator the records' blocks come from: glibc's own entry points
+ * where the runtime interposes malloc (rt_malloc.c), the process's malloc
+ * in the ThreadSanitizer-checked test build (rt_sys_plain.c). */
+RT_HIDDEN void *rt_sys_malloc(size_t size);
+RT_HIDDEN void *rt_sys_realloc(void *p, size_t size);
 
 #endif

@@ -54,7 +54,7 @@ void *tk_cacheray_rt_malloc(size_t elemsize, size_t elemcount, const char *type_
         errno = ENOMEM;
         return NULL;
     }
-    void *p = __libc_malloc(elemsize * elemcount);
+    void *p = rt_sys_malloc(elemsize * elemcount);
     rt_note_alloc(p, elemsize, elemcount, type_name);
     return p;
 }

@@ -21,7 +21,9 @@ enum { RT_PATH_MAX = 4096 };
 
 int rt_fd = -1;
 int rt_owner_pid;
-static int rt_paused, rt_verbose, rt_path_has_pid, rt_hooks_installed;
+static int rt_verbose, rt_path_has_pid, rt_hooks_installed;
+/* Any thread may pause or resume recording (tk_cacheray_set_recording). */
+static atomic_int rt_paused;
 static char rt_pattern[RT_PATH_MAX];
 static char rt_path[RT_PATH_MAX + 64];
 
@@ -121,7 +123,7 @@ static int open_trace(void)
 
 static void update_active(void)
 {
-    int on = atomic_load(&rt_state) == RT_ON && !rt_paused;
+    int on = atomic_load(&rt_state) == RT_ON && !atomic_load(&rt_paused);
     atomic_store(&rt_active, on);
 }
 
@@ -151,15 +153,44 @@ void rt_start(void)
     errno = saved;
 }
 
+/* The recorder lock taken from outside a hook (the API, the exit paths),
+ * unless this thread holds it already: a signal handler that interrupted
+ * the runtime. Events of this thread are dropped meanwhile. */
+typedef struct rt_hold {
+    int busy, mine;
+} rt_hold;
+
+static rt_hold hold_lock(void)
+{
+    uint32_t tid = rt_tid();
+    rt_hold h = {rt_self.busy, 0};
+    rt_self.busy = 1;
+    h.mine = (uint32_t)atomic_load(&rt_lock_word) == tid;
+    if (!h.mine)
+        rt_lock(tid);
+    return h;
+}
+
+static void release_lock(rt_hold h)
+{
+    if (!h.mine)
+        rt_unlock();
+    rt_self.busy = h.busy;
+}
+
+/* Under the lock: threads pausing and resuming at once must leave
+ * rt_active agreeing with the last of them. */
 void rt_set_paused(int paused)
 {
-    rt_paused = paused;
+    rt_hold h = hold_lock();
+    atomic_store(&rt_paused, paused);
     update_active();
+    release_lock(h);
 }
 
 int rt_is_paused(void)
 {
-    return rt_paused;
+    return atomic_load(&rt_paused);
 }
 
 /* ---- fork: the child must not write the parent's buffered records, and
@@ -222,29 +253,26 @@ void rt_finish(void)
 {
     if (atomic_load(&rt_state) != RT_ON)
         return;
-    uint32_t tid = rt_tid();
-    int busy = rt_self.busy;
-    rt_self.busy = 1;
-    int mine = (uint32_t)atomic_load(&rt_lock_word) == tid;
-    if (!mine)
-        rt_lock(tid);
+    rt_hold h = hold_lock();
     rt_flush_locked();
     /* Later records (destructors of other libraries, threads still running)
      * go straight to the file. */
     rt_write_through = 1;
-    if (!mine)
-        rt_unlock();
-    rt_self.busy = busy;
+    release_lock(h);
 }
 
+/* verbose=1: the counts so far (read under the lock: other threads may
+ * still be recording). */
 static void report(void)
 {
+    rt_hold h = hold_lock();
+    unsigned long long records = rt_records, bytes = rt_bytes_total;
+    release_lock(h);
     char line[RT_PATH_MAX + 160];
     snprintf(line, sizeof line,
              "tracekit-cacheray: %llu records, %llu bytes written to %s"
              " (%llu events dropped inside the runtime)\n",
-             (unsigned long long)rt_records, (unsigned long long)rt_bytes_total,
-             rt_path, (unsigned long long)rt_dropped_count());
+             records, bytes, rt_path, (unsigned long long)rt_dropped_count());
     ssize_t w = write(2, line, strlen(line));
     (void)w;
 }

@@ -87,8 +87,10 @@ uint64_t tk_xray_account_spilled(const tk_xray_account *a);
  * *rows (an array the caller frees with free()) and their number in *n.
  * TK_ENOMEM, or TK_EIO when the temporary file could not be read back;
  * *rows is then NULL and *n 0, and every later call fails the same way.
- * Call it after the last record: the first call turns the latencies into
- * the statistics (and frees them); later calls only sort again. */
+ * Call it once, after the last record: it turns the latencies into the
+ * statistics and hands them over (the account keeps none: a million
+ * functions' rows are made in the account's own memory); a later call
+ * fails with TK_EUSAGE. */
 tk_status tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
                                int descending, tk_xray_account_row **rows, size_t *n,
                                tk_error *err);

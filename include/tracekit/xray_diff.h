@@ -40,6 +40,9 @@ typedef struct tk_xray_diff_options {
      * copied. tk_xray_map_name over each trace's map fits. */
     const char *(*name[2])(void *ctx, int32_t func_id);
     void *name_ctx[2];
+    /* threads ranking the rows (tk_xray_diff_rows): 0 or 1 one, 2 or more
+     * two; the rows are the same */
+    int threads;
 } tk_xray_diff_options;
 
 /* One trace's statistics of a row; all zero when the row is not in it. */

@@ -1,5 +1,7 @@
 /* Cacheray semantic checks: the set of live RTTA regions (an ordered tree of
- * disjoint intervals) and questionable-but-legal records. */
+ * disjoint intervals, and the empty regions in a tree of their own, so a
+ * million of them cost no walk past them) and questionable-but-legal
+ * records. */
 #include <stdlib.h>
 
 /* libbsd leaves __unused undefined (Debian #522773) but tree.h uses it. */
@@ -25,7 +27,8 @@ RB_GENERATE_STATIC(region_tree, region, link, region_cmp)
 #undef __unused
 
 struct tk_cacheray_checker {
-    struct region_tree live;
+    struct region_tree live;  /* non-empty: disjoint */
+    struct region_tree empty; /* empty: clash only with a region at their start */
     uint64_t nlive;
     tk_cacheray_warning *last; /* warnings of the last check */
     int nlast, last_cap;
@@ -45,19 +48,26 @@ tk_cacheray_checker *tk_cacheray_checker_new(tk_error *err)
         return NULL;
     }
     RB_INIT(&c->live);
+    RB_INIT(&c->empty);
     return c;
+}
+
+static void free_tree(struct region_tree *t)
+{
+    region *r, *next;
+    for (r = RB_MIN(region_tree, t); r; r = next) {
+        next = RB_NEXT(region_tree, t, r);
+        RB_REMOVE(region_tree, t, r);
+        free(r);
+    }
 }
 
 void tk_cacheray_checker_free(tk_cacheray_checker *c)
 {
     if (!c)
         return;
-    region *r, *next;
-    for (r = RB_MIN(region_tree, &c->live); r; r = next) {
-        next = RB_NEXT(region_tree, &c->live, r);
-        RB_REMOVE(region_tree, &c->live, r);
-        free(r);
-    }
+    free_tree(&c->live);
+    free_tree(&c->empty);
     free(c->last);
     free(c);
 }
@@ -141,23 +151,26 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
         warn(w, TK_CACHERAY_WARN_REGION_WRAPS, 0);
         last = UINT64_MAX;
     }
-    /* End every live region the new one overlaps: the predecessor may
-     * reach into it, successors may start inside it. */
+    /* End every live region the new one overlaps, in address order: the
+     * predecessor may reach into it, successors may start inside it. Only
+     * non-empty regions can reach it (they are disjoint), and an empty
+     * one clashes only at its start, where no other live region starts. */
     region key = {.start = start};
     region *r = RB_NFIND(region_tree, &c->live, &key);
     region *prev = r ? RB_PREV(region_tree, &c->live, r) : RB_MAX(region_tree, &c->live);
-    /* Empty regions may sit inside others: the one that can reach us is
-     * the nearest non-empty predecessor (non-empty regions are disjoint). */
-    while (prev && prev->empty)
-        prev = RB_PREV(region_tree, &c->live, prev);
     if (prev && overlaps(prev, start, last, empty)) {
         warn(w, TK_CACHERAY_WARN_OVERLAP, prev->start);
         RB_REMOVE(region_tree, &c->live, prev);
         free(prev);
         c->nlive--;
     }
-    /* Successors starting inside the new region (empty ones in there do
-     * not clash unless they share its start). */
+    region *same = RB_FIND(region_tree, &c->empty, &key);
+    if (same) {
+        warn(w, TK_CACHERAY_WARN_OVERLAP, same->start);
+        RB_REMOVE(region_tree, &c->empty, same);
+        free(same);
+        c->nlive--;
+    }
     while (r && (r->start == start || (!empty && r->start <= last))) {
         region *next = RB_NEXT(region_tree, &c->live, r);
         if (overlaps(r, start, last, empty)) {
@@ -174,7 +187,7 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
     n->start = start;
     n->last = empty ? start : last;
     n->empty = empty;
-    RB_INSERT(region_tree, &c->live, n);
+    RB_INSERT(region_tree, empty ? &c->empty : &c->live, n);
     c->nlive++;
     return 0;
 }
@@ -199,11 +212,14 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
         break;
     case TK_CACHERAY_RTTA_REMOVE: {
         region key = {.start = rec->addr};
-        region *r = RB_FIND(region_tree, &c->live, &key);
+        struct region_tree *t = &c->live;
+        region *r = RB_FIND(region_tree, t, &key);
+        if (!r)
+            r = RB_FIND(region_tree, t = &c->empty, &key);
         if (!r) {
             warn(&w, TK_CACHERAY_WARN_REMOVE_UNKNOWN, 0);
         } else {
-            RB_REMOVE(region_tree, &c->live, r);
+            RB_REMOVE(region_tree, t, r);
             free(r);
             c->nlive--;
         }

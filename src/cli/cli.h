@@ -60,6 +60,20 @@ int cli_parse(cli *c, int argc, char **argv);
 /* Whether `value` is one of the blank-separated `choices`. */
 int cli_in_choices(const char *choices, const char *value);
 
+/* ---- memlimit.c: --max-memory (RLIMIT_DATA) */
+
+/* A size (K, M, G, T suffixes; an optional B or iB), or 0/none for no
+ * limit, into *bytes: 0, or -1 when it does not read as one. */
+int cli_memlimit_parse(const char *arg, uint64_t *bytes);
+/* --max-memory ARG given: 0, or -1 (a usage error to report). */
+int cli_memlimit_option(const char *arg);
+/* Before the command runs: set the limit (--max-memory's, or the default,
+ * 3/4 of physical memory; none in a sanitized build). */
+void cli_memlimit_apply(void);
+/* "--max-memory 64M reached" while a limit is in force, else NULL: what
+ * an out-of-memory error adds. */
+const char *cli_memlimit_reached(void);
+
 /* ---- help.c */
 
 /* The command's help, from its table and the formats' help texts. */
@@ -87,8 +101,11 @@ int cli_report_stdout(void);
 int cli_stdout_check(int rc);
 
 /* Print "tracekit: FILE: offset ... : message" and return the exit status
- * for err->status. */
+ * for err->status. Out of memory names the trace being read when neither
+ * `file` nor err->file says which, and the --max-memory limit reached. */
 int cli_report(const char *file, const tk_error *err);
+/* The trace being read, for cli_report (NULL: none). */
+void cli_report_trace(const char *path);
 /* Print "tracekit: COMMAND: message (try ...)" and return EXIT_TROUBLE. */
 int cli_usage_error(const char *command, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -10,10 +10,24 @@
 #include "cli.h"
 #include "progress.h"
 
+/* The trace the command reads (cli_open), named by out-of-memory errors
+ * that come without a file: running out is about the run on it. */
+static const char *trace_path;
+
+void cli_report_trace(const char *path) { trace_path = path; }
+
 int cli_report(const char *file, const tk_error *err)
 {
     char line[1024];
-    fprintf(stderr, "tracekit: %s\n", tk_error_format(err, file, line, sizeof line));
+    tk_error e = *err;
+    if (e.status == TK_ENOMEM && !file && !e.file[0])
+        file = trace_path;
+    const char *limit = e.status == TK_ENOMEM ? cli_memlimit_reached() : NULL;
+    if (limit) { /* say which limit: the machine may have memory to spare */
+        size_t n = strlen(e.message);
+        snprintf(e.message + n, sizeof e.message - n, ": %s", limit);
+    }
+    fprintf(stderr, "tracekit: %s\n", tk_error_format(&e, file, line, sizeof line));
     return tk_exit_status(err->status);
 }
 

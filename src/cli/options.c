@@ -20,6 +20,9 @@ static const tk_option program_options[] = {
      .help = "read a trace cut inside its last record (a killed writer) up to its last "
              "whole record, with one warning naming the offset and the bytes dropped; "
              "other damage still fails"},
+    {.name = "max-memory", .value = "SIZE",
+     .help = "stop with an error naming the record that asked for more than SIZE of memory "
+             "(K, M, G suffixes; 0 or none: no limit; default: 3/4 of physical memory)"},
     {.name = "progress", .value = "WHEN",
      .help = "progress line on stderr: auto (on a terminal, after a second), always or never"},
     {.name = "help", .letter = 'h', .help = "show this help"},
@@ -136,6 +139,12 @@ static int program_option(cli *c, const char *name, const char *arg)
     } else if (strcmp(name, "allow-truncated") == 0) {
         if (cli_set(c, "allow-truncated", "1") != EXIT_OK)
             return -1;
+    } else if (strcmp(name, "max-memory") == 0) {
+        if (cli_memlimit_option(arg) != 0) {
+            cli_usage_error(c->cmd->name, "--max-memory takes a size like 512M, or none, not '%s'",
+                            arg);
+            return -1;
+        }
     } else if (strcmp(name, "json") == 0) {
         c->ctx.json = 1;
     } else if (strcmp(name, "json-hex") == 0) {

@@ -170,11 +170,15 @@ int cli_command_main(const tk_command *cmd, int common, int argc, char **argv)
 {
     cli c;
     int rc = init(&c, cmd, common);
-    if (rc == EXIT_OK && (rc = cli_parse(&c, argc, argv)) < 0)
+    if (rc == EXIT_OK && (rc = cli_parse(&c, argc, argv)) < 0) {
+        cli_memlimit_apply();
+        cli_report_trace(strcmp(c.ctx.file, "-") == 0 ? "<stdin>" : c.ctx.file);
         rc = cmd->run(&c.ctx);
+    }
     tk_truncation t;
     if (c.ctx.in && tk_input_truncation(c.ctx.in, &t))
         fprintf(stderr, "tracekit: warning: %s: %s\n", c.ctx.path, t.message);
     cli_close(&c);
+    cli_report_trace(NULL);
     return rc;
 }

@@ -43,17 +43,21 @@ void tk_map_free(tk_map *m)
     memset(m, 0, sizeof *m);
 }
 
+/* A slot: entry i (0-based) with the hash's high half as its tag. */
+static uint64_t slot_of(size_t i, uint64_t h) { return (h & 0xffffffff00000000u) | (i + 1); }
+
 static int rehash(tk_map *m)
 {
     size_t nslots = m->nslots ? m->nslots * 2 : 64;
-    uint32_t *slots = calloc(nslots, sizeof *slots);
+    uint64_t *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return -1;
     for (size_t i = 0; i < m->n; i++) {
-        size_t s = m->hashes[i] & (nslots - 1);
+        uint64_t h = m->skeys ? m->hashes[i] : tk_hash_u64(m->ukeys[i]);
+        size_t s = h & (nslots - 1);
         while (slots[s])
             s = (s + 1) & (nslots - 1);
-        slots[s] = (uint32_t)(i + 1);
+        slots[s] = slot_of(i, h);
     }
     free(m->slots);
     m->slots = slots;
@@ -61,13 +65,19 @@ static int rehash(tk_map *m)
     return 0;
 }
 
+/* Entries of u64 maps keep no hash (it is cheap to recompute from the key
+ * on rehash): 8 bytes less per entry of maps of a million threads. */
 static int grow_entries(tk_map *m, int strings)
 {
     size_t cap = m->cap ? m->cap * 2 : 16;
-    uint64_t *hashes = realloc(m->hashes, cap * sizeof *hashes);
-    if (!hashes)
+    if (cap >= UINT32_MAX) /* a slot holds the entry's index in 32 bits */
         return -1;
-    m->hashes = hashes;
+    if (strings) {
+        uint64_t *hashes = realloc(m->hashes, cap * sizeof *hashes);
+        if (!hashes)
+            return -1;
+        m->hashes = hashes;
+    }
     unsigned char *values = realloc(m->values, cap * m->value_size);
     if (!values)
         return -1;
@@ -98,13 +108,15 @@ static void *lookup(tk_map *m, uint64_t h, uint64_t ukey, const char *skey,
     if ((m->n + 1) * 4 > m->nslots * 3 && rehash(m) != 0)
         return NULL;
     size_t s = h & (m->nslots - 1);
+    const uint64_t tag = h & 0xffffffff00000000u;
     for (;;) {
-        uint32_t e = m->slots[s];
+        uint64_t e = m->slots[s];
         if (!e)
             break;
-        size_t i = e - 1;
-        if (m->hashes[i] == h &&
-            (skey ? m->skey_len[i] == len && memcmp(m->skeys[i], skey, len) == 0
+        size_t i = (uint32_t)e - 1;
+        if ((e & 0xffffffff00000000u) == tag &&
+            (skey ? m->hashes[i] == h && m->skey_len[i] == len &&
+                        memcmp(m->skeys[i], skey, len) == 0
                   : m->ukeys[i] == ukey))
             return tk_map_value(m, i);
         s = (s + 1) & (m->nslots - 1);
@@ -120,12 +132,12 @@ static void *lookup(tk_map *m, uint64_t h, uint64_t ukey, const char *skey,
         copy[len] = '\0';
         m->skeys[i] = copy;
         m->skey_len[i] = len;
+        m->hashes[i] = h;
     } else {
         m->ukeys[i] = ukey;
     }
-    m->hashes[i] = h;
     memset(tk_map_value(m, i), 0, m->value_size);
-    m->slots[s] = (uint32_t)(i + 1);
+    m->slots[s] = slot_of(i, h);
     m->n++;
     return tk_map_value(m, i);
 }
@@ -141,11 +153,12 @@ void *tk_map_find_u64(const tk_map *m, uint64_t key)
         return NULL;
     uint64_t h = tk_hash_u64(key);
     for (size_t s = h & (m->nslots - 1);; s = (s + 1) & (m->nslots - 1)) {
-        uint32_t e = m->slots[s];
+        uint64_t e = m->slots[s];
         if (!e)
             return NULL;
-        if (m->ukeys[e - 1] == key)
-            return tk_map_value(m, e - 1);
+        size_t i = (uint32_t)e - 1;
+        if ((e ^ h) >> 32 == 0 && m->ukeys[i] == key)
+            return tk_map_value(m, i);
     }
 }
 
@@ -155,11 +168,12 @@ void *tk_map_find_str(const tk_map *m, const char *key, size_t len)
         return NULL;
     uint64_t h = tk_hash_bytes(key, len);
     for (size_t s = h & (m->nslots - 1);; s = (s + 1) & (m->nslots - 1)) {
-        uint32_t e = m->slots[s];
+        uint64_t e = m->slots[s];
         if (!e)
             return NULL;
-        size_t i = e - 1;
-        if (m->hashes[i] == h && m->skey_len[i] == len && memcmp(m->skeys[i], key, len) == 0)
+        size_t i = (uint32_t)e - 1;
+        if ((e ^ h) >> 32 == 0 && m->hashes[i] == h && m->skey_len[i] == len &&
+            memcmp(m->skeys[i], key, len) == 0)
             return tk_map_value(m, i);
     }
 }

@@ -11,8 +11,10 @@ typedef struct tk_map {
     size_t value_size;
     size_t n, cap;          /* entries */
     size_t nslots;          /* power of two */
-    uint32_t *slots;        /* entry index + 1, 0 = empty */
-    uint64_t *hashes;       /* per entry */
+    uint64_t *slots;        /* entry index + 1 (low half; 0 = empty) and the
+                               hash's high half: a probe reads the entry
+                               only when they match */
+    uint64_t *hashes;       /* per entry of string maps */
     uint64_t *ukeys;        /* u64 maps */
     char **skeys;           /* string maps (NUL-terminated copies) */
     size_t *skey_len;

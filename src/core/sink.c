@@ -33,14 +33,23 @@ enum mode {
     M_TROW     /* object that is a table row (or nested in one) */
 };
 
+/* Rows held before a table is printed: a longer table prints in blocks of
+ * this many (memory stays flat with a million rows), the first block
+ * fixing the header, the column widths and each duration column's unit
+ * (a later cell wider than its column pushes the rest of its row). */
+#define TABLE_BLOCK_ROWS 4096
+
 typedef struct table {
     size_t ncols, nrows, rowcap;
     char **names;
     size_t *width;
     unsigned char *seen;    /* per column, CELL_TEXT | CELL_NUMBER: only
                                numbers (and nulls) right-align */
+    signed char *unit;      /* per column: its durations' unit, -1 until a
+                               printed block had one */
     char ***rows;           /* rows[r][c], NULL = empty */
     size_t *rowlen;         /* columns known when row r was started */
+    int printed;            /* a block (and the header) is out: widths fixed */
 } table;
 
 typedef struct frame {
@@ -100,15 +109,21 @@ static void maybe_flush(tk_sink *s)
         flush_out(s);
 }
 
-static void table_free(table *t)
+static void table_free_rows(table *t)
 {
-    if (!t)
-        return;
     for (size_t r = 0; r < t->nrows; r++) {
         for (size_t c = 0; c < t->rowlen[r]; c++)
             free(t->rows[r][c]);
         free(t->rows[r]);
     }
+    t->nrows = 0;
+}
+
+static void table_free(table *t)
+{
+    if (!t)
+        return;
+    table_free_rows(t);
     for (size_t c = 0; c < t->ncols; c++)
         free(t->names[c]);
     free(t->rows);
@@ -116,6 +131,7 @@ static void table_free(table *t)
     free(t->names);
     free(t->width);
     free(t->seen);
+    free(t->unit);
     free(t);
 }
 
@@ -232,9 +248,12 @@ static int table_column(tk_sink *s, table *t, const char *key)
     unsigned char *seen = realloc(t->seen, n);
     if (seen)
         t->seen = seen;
+    signed char *unit = realloc(t->unit, n);
+    if (unit)
+        t->unit = unit;
     char *copy = strdup(name);
     p->len = plen;
-    if (!names || !width || !seen || !copy) {
+    if (!names || !width || !seen || !unit || !copy) {
         free(copy);
         s->out.oom = 1;
         return -1;
@@ -244,6 +263,7 @@ static int table_column(tk_sink *s, table *t, const char *key)
     size_t w = text_width(copy, strlen(copy));
     t->width[t->ncols] = w ? w : 1;
     t->seen[t->ncols] = 0;
+    t->unit[t->ncols] = -1;
     return (int)t->ncols++;
 }
 
@@ -274,13 +294,19 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
     cell[len] = '\0';
     free(t->rows[r][c]);
     t->rows[r][c] = cell;
-    if (text_width(text, len) > t->width[c])
+    if (!t->printed && text_width(text, len) > t->width[c])
         t->width[c] = text_width(text, len);
-    t->seen[c] |= (unsigned char)kind;
+    if (!t->printed)
+        t->seen[c] |= (unsigned char)kind;
 }
 
-static void table_add_row(tk_sink *s, table *t)
+static void table_print(tk_sink *s, table *t, int indent);
+
+/* A new row; a full block is printed first (`indent`: the table's). */
+static void table_add_row(tk_sink *s, table *t, int indent)
 {
+    if (t->nrows == TABLE_BLOCK_ROWS)
+        table_print(s, t, indent);
     if (t->nrows == t->rowcap) {
         size_t cap = t->rowcap ? t->rowcap * 2 : 16;
         char ***rows = realloc(t->rows, cap * sizeof *rows);
@@ -321,7 +347,9 @@ static void column_seconds(tk_sink *s, table *t, size_t c)
     }
     if (!any)
         return;
-    int unit = tk_num_duration_unit(max);
+    if (t->unit[c] < 0)
+        t->unit[c] = (signed char)tk_num_duration_unit(max);
+    int unit = t->unit[c];
     size_t width = text_width(t->names[c], strlen(t->names[c]));
     for (size_t r = 0; r < t->nrows; r++) {
         char *cell = (char *)table_cell(t, r, c);
@@ -340,15 +368,18 @@ static void column_seconds(tk_sink *s, table *t, size_t c)
         if (w > width)
             width = w;
     }
-    t->width[c] = width ? width : 1;
+    if (!t->printed)
+        t->width[c] = width ? width : 1;
 }
 
+/* Print the rows held (after the header, for the first block) and let them
+ * go. */
 static void table_print(tk_sink *s, table *t, int indent)
 {
     tk_strbuf *o = &s->out;
     for (size_t c = 0; c < t->ncols; c++)
         column_seconds(s, t, c);
-    for (size_t r = 0; r <= t->nrows; r++) { /* r == 0: the header */
+    for (size_t r = t->printed ? 1 : 0; r <= t->nrows; r++) { /* r == 0: the header */
         text_indent(o, indent);
         size_t line_start = o->len;
         for (size_t c = 0; c < t->ncols; c++) {
@@ -374,6 +405,8 @@ static void table_print(tk_sink *s, table *t, int indent)
         sb_putc(o, '\n');
         maybe_flush(s);
     }
+    table_free_rows(t);
+    t->printed = 1;
 }
 
 /* Put a rendered scalar (in s->tmp) into the current text container. */
@@ -418,7 +451,7 @@ static void text_scalar(tk_sink *s, const char *key, unsigned flags, int kind)
         sb_putn(&s->inl, v, n);
         break;
     case M_TABLE: /* a scalar among rows: a row of its own */
-        table_add_row(s, f->tab);
+        table_add_row(s, f->tab, f->indent);
         table_set(s, f->tab, NULL, v, n, kind);
         break;
     case M_TROW:
@@ -496,13 +529,13 @@ static void text_begin(tk_sink *s, const char *key, int is_array, int record)
         break;
     case M_TABLE:
         if (is_array) { /* an array as a row: one cell */
-            table_add_row(s, parent.tab);
+            table_add_row(s, parent.tab, parent.indent);
             n->mode = M_INLINE;
             n->to_cell = 1;
             n->tab = parent.tab;
             sb_reset(&s->inl);
         } else {
-            table_add_row(s, parent.tab);
+            table_add_row(s, parent.tab, parent.indent);
             n->mode = M_TROW;
             n->tab = parent.tab;
             n->prefix = s->prefix.len = 0;

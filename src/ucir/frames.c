@@ -55,6 +55,7 @@ struct ucir_frames {
     pthread_cond_t work_cv, done_cv;
     pthread_t *tids;
     unsigned started;
+    int no_threads;           /* pthread_create failed: no more tries */
     int stop;
 };
 
@@ -257,9 +258,15 @@ static int produce(ucir_frames *f, slot *s, tk_error *err)
         return 0;
     }
     size_t need = UCIR_FRAME_HEADER + (size_t)s->fr.csize;
-    got = tk_cursor_need(c, need, err);
+    /* A file that cannot hold the frame fails before it is buffered
+     * (cut_frame looks at its first 2 compressed bytes). */
+    int64_t total = tk_input_size(f->in);
+    int short_file = total >= 0 && at <= (uint64_t)total && need > (uint64_t)total - at;
+    got = tk_cursor_need(c, short_file ? UCIR_FRAME_HEADER + 2 : need, err);
     if (got < 0)
         return -1;
+    if (short_file)
+        got = (int64_t)((uint64_t)total - at);
     if ((size_t)got < need && cut_frame(f, s, at, c->p, got))
         return 0;
     if ((size_t)got < need) {
@@ -295,18 +302,17 @@ static int produce(ucir_frames *f, slot *s, tk_error *err)
     return 0;
 }
 
-static int start_workers(ucir_frames *f, tk_error *err)
+/* Fewer workers than asked, or none (memory for their stacks ran out:
+ * --max-memory), are fine: the calling thread decodes every frame nobody
+ * took. A failure is not retried. */
+static void start_workers(ucir_frames *f)
 {
-    while (f->started < f->workers) {
-        if (pthread_create(&f->tids[f->started], NULL, worker, f) != 0) {
-            if (f->started)
-                break; /* fewer workers are fine */
-            tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "cannot start threads");
-            return -1;
-        }
-        f->started++;
+    while (f->started < f->workers && !f->no_threads) {
+        if (pthread_create(&f->tids[f->started], NULL, worker, f) != 0)
+            f->no_threads = 1;
+        else
+            f->started++;
     }
-    return 0;
 }
 
 static void release_head(ucir_frames *f)
@@ -347,8 +353,8 @@ static void frame_error(const slot *s, uint64_t record, uint64_t max_frame, tk_e
 int ucir_frames_next(ucir_frames *f, ucir_frame **frame, uint64_t record, tk_error *err)
 {
     release_head(f);
-    if (f->workers && start_workers(f, err) != 0)
-        return -1;
+    if (f->workers)
+        start_workers(f);
     /* Slots from tail on belong to this thread until tail moves past them. */
     while (!f->ended && f->tail - f->head < f->nslots) {
         slot *s = &f->slots[f->tail % f->nslots];

@@ -12,8 +12,7 @@ void tk_xh_free(tk_xh *x)
 {
     for (size_t i = 0; i < x->calls.n; i++) {
         tk_xh_thread *t = tk_map_value(&x->calls, i);
-        free(t->funcs);
-        free(t->tscs);
+        tk_xr_calls_free(&t->calls);
         free(t->win);
     }
     tk_map_free(&x->calls);
@@ -92,7 +91,7 @@ static void busy(tk_xh *x, tk_xh_thread *t, uint64_t a, uint64_t b)
 static tk_xh_thread *thread_of(tk_xh *x, uint32_t tid)
 {
     tk_xh_thread *t = tk_map_u64(&x->calls, tid);
-    if (t && t->tid == 0 && !t->cap && !t->win && x->followed < TK_XH_TIMELINE_THREADS) {
+    if (t && t->tid == 0 && !t->calls.cap && !t->win && x->followed < TK_XH_TIMELINE_THREADS) {
         t->tid = tid;
         if ((t->win = calloc(TK_XH_WINDOWS, sizeof *t->win)))
             x->followed++;
@@ -125,30 +124,18 @@ static int follow(tk_xh *x, const tk_xray_record *rec)
     if (!t)
         return -1;
     t->last_tsc = rec->tsc;
+    tk_xr_calls *c = &t->calls;
     if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG) {
-        if (t->depth == t->cap) {
-            size_t cap = t->cap ? t->cap * 2 : 16;
-            int32_t *f = realloc(t->funcs, cap * sizeof *f);
-            if (f)
-                t->funcs = f;
-            uint64_t *s = f ? realloc(t->tscs, cap * sizeof *s) : NULL;
-            if (!s)
-                return -1;
-            t->tscs = s;
-            t->cap = cap;
-        }
-        if (t->depth == 0)
+        if (c->depth == 0)
             t->busy_since = rec->tsc;
-        t->funcs[t->depth] = rec->func_id;
-        t->tscs[t->depth++] = rec->tsc;
-        return 0;
+        return tk_xr_calls_push(c, rec->func_id, 1, rec->tsc);
     }
-    if (t->depth == 0)
+    if (c->depth == 0)
         return 0;
-    uint64_t e = t->tscs[--t->depth];
-    if (t->depth == 0)
+    uint64_t e = c->tscs[--c->depth];
+    if (c->depth == 0)
         busy(x, t, t->busy_since, rec->tsc);
-    return latency(x, t->funcs[t->depth], e > rec->tsc ? e - rec->tsc : rec->tsc - e);
+    return latency(x, c->funcs[c->depth], e > rec->tsc ? e - rec->tsc : rec->tsc - e);
 }
 
 /* One record into everything. */
@@ -194,7 +181,7 @@ tk_status tk_xh_collect(tk_xh *x, tk_error *err)
     /* calls open at the end keep their thread busy to its last record */
     for (size_t i = 0; st == TK_OK && i < x->calls.n; i++) {
         tk_xh_thread *t = tk_map_value(&x->calls, i);
-        if (t->depth)
+        if (t->calls.depth)
             busy(x, t, t->busy_since, t->last_tsc);
     }
     if (st == TK_OK)

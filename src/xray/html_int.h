@@ -12,6 +12,7 @@
 
 #include "core/hashmap.h"
 #include "export/html/html.h"
+#include "xray/xray_int.h"
 
 /* Windows of the busy-time timeline; threads followed in it. */
 #define TK_XH_WINDOWS 128
@@ -24,9 +25,7 @@
  * time per window. */
 typedef struct tk_xh_thread {
     uint32_t tid;
-    int32_t *funcs;
-    uint64_t *tscs;
-    size_t depth, cap;
+    tk_xr_calls calls; /* with entry times */
     uint64_t busy_since, last_tsc;
     double *win; /* TK_XH_WINDOWS busy ticks; NULL past the followed threads */
 } tk_xh_thread;

@@ -454,6 +454,22 @@ static int fdr_cut_short(tk_xray_reader *r, const uint8_t *p, int64_t avail, tk_
                : -1;
 }
 
+/* Does the event of `size` payload bytes at `off` run past the end of a
+ * file (a size the file cannot hold: refused before any of it is
+ * buffered)? Then 1, with *left the bytes from `off` to the end; else 0,
+ * *left -1 (a pipe, or the payload fits). */
+static int payload_past_end(const tk_xray_reader *r, uint64_t off, uint64_t size,
+                            int64_t *left)
+{
+    int64_t total = tk_input_size(r->cur.in);
+    *left = -1;
+    if (total < 0 || off > (uint64_t)total ||
+        FDR_METADATA_SIZE + size <= (uint64_t)total - off)
+        return 0;
+    *left = (int64_t)((uint64_t)total - off);
+    return 1;
+}
+
 /* Decode the raw record at the cursor (does not verify or advance). */
 static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
                       tk_error *err)
@@ -538,6 +554,16 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
         }
         if (x->size <= 0)
             FAIL(off + 1, "invalid event payload size %d", x->size);
+        /* a file holds the payload or fails here, before it is buffered */
+        if (payload_past_end(r, off, (uint64_t)x->size, &avail) &&
+            fdr_cut(r, x->kind, avail, FDR_METADATA_SIZE + (uint64_t)x->size, err) == 0)
+            return 0;
+        if (r->failed)
+            return -1;
+        if (avail >= 0)
+            FAIL(off + 1, "event payload of %d bytes runs past the end of the "
+                          "trace (%lld bytes left)",
+                 x->size, (long long)avail - FDR_METADATA_SIZE);
         avail = tk_cursor_need(&r->cur, FDR_METADATA_SIZE + (size_t)x->size, err);
         if (avail < 0) {
             r->failed = 1;

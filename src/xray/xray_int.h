@@ -3,6 +3,7 @@
 #define TK_XRAY_INT_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <tracekit/format.h>
 #include <tracekit/select.h>
@@ -83,27 +84,44 @@ static inline int tk_xr_clock_behind(tk_xr_clock *c, uint64_t tsc)
  * kept only when tk_xr_calls_push is given one (account's entry times). */
 typedef struct tk_xr_calls {
     int32_t *funcs;
-    uint64_t *tscs; /* NULL unless entry times are kept */
+    uint64_t *tscs; /* NULL unless entry times are kept; then one block
+                       holds both, tscs first */
     uint32_t depth, cap;
 } tk_xr_calls;
 
-/* Open a call of `func` (entered at `tsc` when `keep_tsc`); -1 out of
- * memory (or past 2^31 open calls). */
-static inline int tk_xr_calls_push(tk_xr_calls *c, int32_t func, int keep_tsc, uint64_t tsc)
+/* Room for `cap` calls in one block (tscs, then funcs): one allocation of
+ * 32 bytes for a thread of one call, since threads can be millions. */
+static inline int tk_xr_calls_grow(tk_xr_calls *c, uint32_t cap, int keep_tsc)
 {
-    if (c->depth == c->cap) {
-        uint32_t cap = c->cap ? c->cap * 2 : 4; /* small: threads can be millions */
-        int32_t *f = cap > c->cap ? realloc(c->funcs, cap * sizeof *f) : NULL;
+    if (!keep_tsc) {
+        int32_t *f = realloc(c->funcs, (size_t)cap * sizeof *f);
         if (!f)
             return -1;
         c->funcs = f;
-        if (keep_tsc) {
-            uint64_t *t = realloc(c->tscs, cap * sizeof *t);
-            if (!t)
-                return -1;
-            c->tscs = t;
-        }
         c->cap = cap;
+        return 0;
+    }
+    size_t tsc_bytes = (size_t)cap * sizeof(uint64_t);
+    unsigned char *b = realloc(c->tscs, tsc_bytes + (size_t)cap * sizeof(int32_t));
+    if (!b)
+        return -1;
+    /* the funcs move up to their new place (memmove: they may overlap) */
+    memmove(b + tsc_bytes, b + (size_t)c->cap * sizeof(uint64_t),
+            (size_t)c->depth * sizeof(int32_t));
+    c->tscs = (uint64_t *)(void *)b;
+    c->funcs = (int32_t *)(void *)(b + tsc_bytes);
+    c->cap = cap;
+    return 0;
+}
+
+/* Open a call of `func` (entered at `tsc` when `keep_tsc`, the same for
+ * every call of `c`); -1 out of memory (or past 2^31 open calls). */
+static inline int tk_xr_calls_push(tk_xr_calls *c, int32_t func, int keep_tsc, uint64_t tsc)
+{
+    if (c->depth == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 2;
+        if (cap <= c->cap || tk_xr_calls_grow(c, cap, keep_tsc) != 0)
+            return -1;
     }
     if (keep_tsc)
         c->tscs[c->depth] = tsc;
@@ -133,8 +151,10 @@ static inline long tk_xr_calls_exit(const tk_xr_calls *c, int32_t func, int dedu
 
 static inline void tk_xr_calls_free(tk_xr_calls *c)
 {
-    free(c->funcs);
-    free(c->tscs);
+    if (c->tscs)
+        free(c->tscs);
+    else
+        free(c->funcs);
     c->funcs = NULL;
     c->tscs = NULL;
     c->depth = c->cap = 0;

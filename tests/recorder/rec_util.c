@@ -31,6 +31,28 @@ void rec_build(const char *out, const char *src, const char *flags)
         fail_msg("tracekit-cc %s %s failed (exit %d)", flags, src, rc);
 }
 
+void rec_build_under_tsan(const char *out, const char *src, const char *flags)
+{
+    /* The runtime once per directory (flat: tu_rmdir removes no
+     * subdirectory): TK_RT_TSAN_SOURCES is a space-separated list of paths
+     * (recorder/CMakeLists.txt). */
+    if (!rec_exists("rt-tsan.a")) {
+        int rc = rec_sh("cd '%s' && for f in %s; do '%s' -std=c11 -D_GNU_SOURCE -O1 -g "
+                        "-fsanitize=thread -fPIC -fvisibility=hidden -Wall -Wextra -Werror "
+                        "-I'%s/include' -c \"$f\" -o rt-tsan-\"$(basename \"$f\" .c)\".o "
+                        "|| exit 1; done && ar rcs rt-tsan.a rt-tsan-*.o",
+                        rec_dir, TK_RT_TSAN_SOURCES, TK_CLANG, TK_SOURCE_DIR);
+        if (rc != 0)
+            fail_msg("building the runtime under ThreadSanitizer failed (exit %d)", rc);
+    }
+    int rc = rec_sh("'%s' -fsanitize=thread -fsanitize-coverage=func,trace-loads,trace-stores "
+                    "-I'%s/include' %s -Wall -Wextra -Werror '%s/%s' -o '%s/%s' -pthread "
+                    "-Wl,--whole-archive '%s/rt-tsan.a' -Wl,--no-whole-archive",
+                    TK_CLANG, TK_SOURCE_DIR, flags, TK_SOURCE_DIR, src, rec_dir, out, rec_dir);
+    if (rc != 0)
+        fail_msg("clang -fsanitize=thread %s %s failed (exit %d)", flags, src, rc);
+}
+
 int rec_run(const char *prog, const char *const *env, const char *const *args)
 {
     char exe[4096], out[4096], err[4096];

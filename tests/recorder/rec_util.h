@@ -19,6 +19,14 @@ int rec_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * SRC is relative to the source tree. */
 void rec_build(const char *out, const char *src, const char *flags);
 
+/* SRC built with ThreadSanitizer and the recorder's SanitizerCoverage
+ * hooks, linked with the runtime built with ThreadSanitizer too (without
+ * its malloc, which TSan's must be: recorder/rt_sys_plain.c), so that races
+ * in the runtime's buffer, lock, flush, fork and signal paths, and in the
+ * program, are reported. tracekit-cc cannot do this (it links its runtime
+ * instead of TSan's); asserts success. */
+void rec_build_under_tsan(const char *out, const char *src, const char *flags);
+
 /* Run rec_dir/PROG ARGS... (NULL-terminated) in rec_dir with only PATH and
  * the NULL-terminated `env` entries set; stdout goes to rec_dir/PROG.out,
  * stderr to rec_dir/PROG.err. Returns the raw wait status. */

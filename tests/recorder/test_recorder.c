@@ -8,6 +8,13 @@
  *   threads  false_sharing.c: distinct real thread ids with their counts,
  *            records in program order across threads; stress.c: concurrent
  *            allocation churn leaves no overlapping regions
+ *   stress   stress.c, 32 threads x 20 000 writes (TK_RECORDER_STRESS_ROUNDS:
+ *            more, make test-tsan: 1 000 000, but for segv and kill): exact
+ *            per-thread counts, a fork midway (both traces exact), abort,
+ *            SIGSEGV and SIGKILL midway (each thread's writes a whole
+ *            prefix); rec_stress.c
+ *   under_tsan  the same, and the threads group's runs, with the runtime and
+ *            the programs under ThreadSanitizer: no report (make test-tsan)
  *   crash    crash.c ending by abort, SIGSEGV, SIGTERM, _exit and return:
  *            every write before the end is in the trace
  *   options  TRACEKIT_CACHERAY, CACHERAY_OPTIONS tracefile=/enabled=0/
@@ -24,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rec_stress.h"
 #include "rec_util.h"
 
 #define ITEMS "examples/cacheray/programs/items.c"
@@ -193,7 +201,7 @@ static void test_stress(void **state)
     const char *env[] = {"TRACEKIT_CACHERAY=stress.trace",
                          "GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1",
                          NULL};
-    const char *args[] = {"20000", NULL};
+    const char *args[] = {"4", "20000", "1", NULL};
     assert_true(exited(rec_run("stress", env, args), 0));
     /* rec_load's validate --strict: no RTTA_ADD overlapping a live region,
      * no RTTA_REMOVE of an unknown one, despite blocks freed by one thread
@@ -239,6 +247,53 @@ static void test_stress(void **state)
     assert_true(removes >= (size_t)THREADS * ROUNDS * 4);
     assert_true(calloc_shaped >= (size_t)THREADS * ROUNDS);
     tu_recs_free(&r);
+}
+
+/* =============================================================== stress */
+
+static int stress_rounds(void)
+{
+    const char *v = getenv("TK_RECORDER_STRESS_ROUNDS");
+    return v && atoi(v) >= 2 ? atoi(v) : 20000;
+}
+
+static void test_many_threads(void **state)
+{
+    (void)state;
+    rec_build("stress", PROGRAMS "stress.c", "-O1 -g");
+    static const char *const ends[] = {"join", "fork", "abort", "segv", "kill"};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        /* The full size (make test-tsan) for the exact counts, the fork and
+         * one fatal signal; SIGSEGV and SIGKILL take the same paths. */
+        int rounds = stress_rounds();
+        if (i >= 3 && rounds > 20000)
+            rounds = 20000;
+        rec_stress s = {.threads = 32, .rounds = rounds, .end = ends[i]};
+        rec_stress_run("stress", &s, NULL);
+    }
+}
+
+/* ThreadSanitizer checks the runtime's buffer, lock, flushes, fork and
+ * fatal-signal paths (and the programs) while they run. handle_segv=0:
+ * TSan's own SIGSEGV report would replace the runtime's handler. */
+#define TSAN_OPTS "halt_on_error=1:handle_segv=0"
+
+static void test_under_tsan_stress(void **state)
+{
+    (void)state;
+    rec_build_under_tsan("stress", PROGRAMS "stress.c", "-O1 -g");
+    static const char *const ends[] = {"join", "fork", "abort", "segv", "kill"};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        rec_stress s = {.threads = 32, .rounds = 5000, .end = ends[i], .plain_free = 1};
+        /* The forked child leaves by exit() with its parent's threads
+         * unjoined: they do not exist there. */
+        rec_stress_run("stress", &s,
+                       i == 1 ? TSAN_OPTS ":report_thread_leaks=0" : TSAN_OPTS);
+    }
+    /* With allocation churn (not recorded here: TSan's malloc is not
+     * interposed): the runtime among libc's and TSan's own threads' work. */
+    rec_stress s = {.threads = 8, .rounds = 2000, .churn = 1, .end = "join", .plain_free = 1};
+    rec_stress_run("stress", &s, TSAN_OPTS);
 }
 
 /* ================================================================ crash */
@@ -624,6 +679,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tsan[] = {cmocka_unit_test(test_tsan_items),
                                       cmocka_unit_test(test_tsan_atomics)};
     const struct CMUnitTest api[] = {cmocka_unit_test(test_api)};
+    const struct CMUnitTest stress[] = {cmocka_unit_test(test_many_threads)};
+    const struct CMUnitTest under_tsan[] = {cmocka_unit_test(test_under_tsan_stress)};
     const struct CMUnitTest build[] = {cmocka_unit_test(test_without_runtime),
                                        cmocka_unit_test(test_separate_link),
                                        cmocka_unit_test(test_runtime_clean)};
@@ -639,6 +696,8 @@ int main(int argc, char **argv)
     GROUP(options)
     GROUP(tsan)
     GROUP(api)
+    GROUP(stress)
+    GROUP(under_tsan)
     GROUP(build)
     if (!ran) {
         fprintf(stderr, "unknown group %s\n", group);

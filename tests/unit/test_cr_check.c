@@ -304,6 +304,28 @@ static void test_random_against_model(void **state)
     }
 }
 
+/* 200k empty regions alive at once (bench/shapes.sh, "empty"): each add
+ * used to walk back over all the empty ones before it (minutes; now a
+ * tree lookup), and a region over all of them still ends none of them. */
+static void test_many_empty_regions(void **state)
+{
+    (void)state;
+    enum { N = 200000 };
+    for (uint64_t i = 0; i < N; i++)
+        assert_int_equal(add(0x100000 + 64 * i, 8, 0), 1); /* empty-region */
+    assert_int_equal(add(0x100000 + 64 * N, 8, 1), 0);
+    assert_int_equal(add(0x100008, 8, 8 * N), 1); /* overlaps the one above */
+    expect_warning(0, TK_CACHERAY_WARN_OVERLAP, "overlap",
+                   "rtta_add overlaps a live region, which it ends", 0x100008);
+    assert_int_equal(w[0].other_addr, 0x100000 + 64 * N);
+    assert_int_equal(tk_cacheray_checker_live(chk), N + 1);
+    assert_int_equal(add(0x100000 + 64 * 7, 4, 2), 2); /* the big one and the empty one */
+    assert_int_equal(w[0].other_addr, 0x100008);
+    assert_int_equal(w[1].other_addr, 0x100000 + 64 * 7);
+    assert_int_equal(rm(0x100000 + 64 * 9), 0);
+    assert_int_equal(tk_cacheray_checker_live(chk), N - 1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -318,6 +340,7 @@ int main(void)
         T(test_region_ends_at_top),
         T(test_warnings_beyond_cap),
         T(test_random_against_model),
+        T(test_many_empty_regions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
  * so ASan sees any overread. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -152,10 +153,74 @@ static void test_examples(void **state)
     tu_free_list(ex);
 }
 
+/* ---- sizes the input declares (issue 23): checked against what the file
+ * holds before any of it is buffered. Each case is a record whose length
+ * field asks for more than the file has, in front of 64 MiB of (sparse)
+ * zeros: the error comes at once, after the first chunk read, where an
+ * unchecked size would read and keep the whole tail first. */
+
+static void furthest_read(void *ctx, const tk_input_progress *p)
+{
+    uint64_t *furthest = ctx;
+    if (p->offset > *furthest)
+        *furthest = p->offset;
+}
+
+static void lying_size(const void *head, size_t n, const char *format, uint64_t want_offset,
+                       const char *want_message)
+{
+    char *dir = tu_tmpdir();
+    const char *path = tu_path(dir, "lying");
+    tu_write_file(path, head, n);
+    assert_int_equal(truncate(path, (off_t)64 << 20), 0);
+    tk_error err;
+    tk_input *in = tk_input_open(path, &err);
+    assert_non_null(in);
+    uint64_t furthest = 0;
+    tk_input_set_progress(in, furthest_read, &furthest);
+    tk_reader *r = tk_reader_new(in, format, NULL, &err);
+    assert_non_null(r);
+    tk_record rec;
+    int rc;
+    while ((rc = tk_reader_next(r, &rec, &err)) > 0)
+        ;
+    assert_int_equal(rc, -1);
+    assert_int_equal(err.status, TK_EMALFORMED);
+    assert_int_equal(err.offset, want_offset);
+    assert_string_equal(err.message, want_message);
+    assert_true(furthest > 0 && furthest <= (1u << 20));
+    tk_reader_free(r);
+    tk_input_close(in);
+    tu_rmdir(dir);
+}
+
+static void test_lying_sizes(void **state)
+{
+    (void)state;
+    /* Cacheray: an RTTA_ADD whose type name is 4 GiB - 1 bytes */
+    uint8_t cr[TK_CACHERAY_RTTA_ADD_FIXED] = {TK_CACHERAY_RTTA_ADD, 0x10, 0, 0, 0, 0, 0, 0, 0, 1};
+    memset(cr + 25, 0xff, 4);
+    lying_size(cr, sizeof cr, "cacheray", 25,
+               "rtta_add type name of 4294967295 bytes runs past the end of the file "
+               "(67108835 bytes left)");
+    /* XRay FDR v1: a custom event of 2^31 - 1 bytes after the header */
+    uint8_t xr[48] = {1, 0, 1, 0, 3, 0, 0, 0, 0x00, 0xca, 0x9a, 0x3b};
+    memcpy(xr + 32, "\x0b\xff\xff\xff\x7f", 5);
+    lying_size(xr, sizeof xr, "xray", 33,
+               "event payload of 2147483647 bytes runs past the end of the trace "
+               "(67108816 bytes left)");
+    /* UCIR: the spec header, then an OP_FRAME of 100 MiB (under max-frame) */
+    uint8_t uc[90] = {'U', 'C', 'I', 'R', 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 8, 'x', '8', '6'};
+    memcpy(uc + 80, "\x01\x01\x00\x00\x00\x01\x06\x40\x00\x00", 10);
+    lying_size(uc, sizeof uc, "ucir", 80,
+               "frame 0: truncated: OP_FRAME needs 104857600 compressed bytes, 67108774 left");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples),
+        cmocka_unit_test(test_lying_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

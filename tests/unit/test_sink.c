@@ -547,6 +547,43 @@ static void test_large_stream(void **state)
     free(got);
 }
 
+/* A table longer than a block (4096 rows) prints in blocks: the header
+ * once, every row in order, the first block's widths and duration unit
+ * kept (a later, longer value pushes its own row only). */
+static void test_long_table_blocks(void **state)
+{
+    (void)state;
+    enum { ROWS = 10000 };
+    tu_capture c;
+    tk_sink *s = tu_sink_open(&c, TK_SINK_TEXT);
+    tk_sink_array_begin(s, "rows");
+    for (uint64_t i = 0; i < ROWS; i++) {
+        tk_sink_object_begin(s, NULL);
+        tk_sink_u64(s, "i", i, 0);
+        tk_sink_f64_flags(s, "t", i < 4096 ? 0.002 : 7.5, TK_SINK_SECONDS);
+        tk_sink_object_end(s);
+    }
+    tk_sink_array_end(s);
+    char *got = tu_sink_text(s, &c);
+    char *line = got;
+    size_t n = 0;
+    char want[64];
+    for (char *nl; (nl = strchr(line, '\n')); line = nl + 1, n++) {
+        *nl = '\0';
+        if (n == 0) {
+            assert_string_equal(line, "   i        t");
+        } else {
+            uint64_t i = n - 1;
+            /* the unit is the first block's (ms): 7.5 s reads 7500.000ms */
+            snprintf(want, sizeof want, "%4llu  %s", (unsigned long long)i,
+                     i < 4096 ? "2.000ms" : "7500.000ms");
+            assert_string_equal(line, want);
+        }
+    }
+    assert_int_equal(n, ROWS + 1);
+    free(got);
+}
+
 /* ---- a failing output is reported by tk_sink_finish */
 
 static void test_write_failure(void **state)
@@ -602,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_strings_text),
         cmocka_unit_test(test_strings_json),
         cmocka_unit_test(test_large_stream),
+        cmocka_unit_test(test_long_table_blocks),
         cmocka_unit_test(test_write_failure),
         cmocka_unit_test(test_free_unfinished),
         cmocka_unit_test(test_numbers_text),

@@ -1,6 +1,8 @@
 /* tk_strbuf (src/core/strbuf.h): appends, number rendering and the JSON and
  * text string escapers every sink value goes through. */
 #include <float.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +217,50 @@ static void test_percent_and_fixed(void **state)
     EXPECT(tk_num_fixed(b, -0.006, 2), "-0.01");
 }
 
+/* tk_num_printf_f against printf itself: random magnitudes, exact ties
+ * (k/2 at every scale: 2.5, 0.125, 0.0000005 as near as a double gets),
+ * values a hair off ties, negatives, zeros, non-finite, narrow buffers. */
+static void expect_like_printf(double v, int width, int decimals, size_t cap)
+{
+    char want[400], got[400];
+    int wn = snprintf(want, cap, "%*.*f", width, decimals, v);
+    memset(got, 'x', sizeof got);
+    size_t gn = tk_num_printf_f(got, cap, v, width, decimals);
+    if ((size_t)wn != gn || strcmp(want, got) != 0)
+        fail_msg("%.17g %%%d.%df (cap %zu): printf \"%s\" (%d), got \"%s\" (%zu)", v, width,
+                 decimals, cap, want, wn, got, gn);
+}
+
+static void test_printf_f(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int decimals = (int)(x % 10), width = (int)(x >> 8) % 14;
+        double mant = (double)(x >> 11) / 9007199254740992.0;
+        double v = ldexp(mant, (int)((x >> 4) % 64) - 40);
+        expect_like_printf(v, width, decimals, 400);
+        double tie = (double)((x >> 20) % 2000001) / 2.0 / pow(10.0, decimals);
+        expect_like_printf(tie, width, decimals, 400);
+        expect_like_printf(nextafter(tie, 0.0), width, decimals, 400);
+        expect_like_printf(nextafter(tie, 1e300), width, decimals, 400);
+        expect_like_printf(-v, width, decimals, 400);
+    }
+    double special[] = {0.0, -0.0, 2.5, 0.125, 0.0000005, 1e15, 4503599627370495.5, 1e300,
+                        NAN, INFINITY, -INFINITY, 5e-324};
+    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+        for (int d = 0; d <= 9; d++) {
+            expect_like_printf(special[i], 9, d, 400);
+            expect_like_printf(special[i], 0, d, 4); /* truncated like snprintf */
+        }
+    char u[32];
+    assert_int_equal(tk_num_printf_u(u, 0, 3), 3);
+    assert_string_equal(u, "  0");
+    assert_int_equal(tk_num_printf_u(u, UINT64_MAX, 10), 20);
+    assert_string_equal(u, "18446744073709551615");
+}
+
 static void test_plain(void **state)
 {
     (void)state;
@@ -282,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_durations),
         cmocka_unit_test(test_percent_and_fixed),
         cmocka_unit_test(test_plain),
+        cmocka_unit_test(test_printf_f),
         cmocka_unit_test(test_never_scientific),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

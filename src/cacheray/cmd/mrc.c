@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <tracekit/cacheray_mrc.h>
+#include <tracekit/output.h>
 
 #include "cacheray/cacheray_int.h"
 #include "cacheray/cmd/cmd.h"
@@ -198,17 +199,16 @@ static int write_svg(tk_command_ctx *c, const mrc_out *o, const char *path)
 {
     tk_error err;
     tk_error_clear(&err);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        tk_error_set(&err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "cannot write: %s",
-                     strerror(errno));
+    /* written whole or not at all, like every output file (tk_output); a
+     * failed write shows in the stream, and committing reports its reason */
+    tk_output *out = tk_output_open(path, &err);
+    if (!out)
+        return c->host->report(c, path, &err);
+    if (mrc_write_svg(o, tk_output_file(out), &err) != TK_OK && !ferror(tk_output_file(out))) {
+        tk_output_abort(out);
         return c->host->report(c, path, &err);
     }
-    tk_status st = mrc_write_svg(o, f, &err);
-    if (fclose(f) != 0 && st == TK_OK)
-        st = tk_error_set(&err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "write failed: %s",
-                          strerror(errno));
-    return st == TK_OK ? TK_EXIT_OK : c->host->report(c, path, &err);
+    return tk_output_commit(out, &err) == TK_OK ? TK_EXIT_OK : c->host->report(c, path, &err);
 }
 
 static int output(tk_command_ctx *c, const tk_mrc *m, const tk_mrc_config *mc,

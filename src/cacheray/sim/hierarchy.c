@@ -22,9 +22,10 @@
 
 uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s)
 {
-    int seen;
+    int seen = L->known ? !L->first : -1, allocate = L->write_allocate || !write;
     uint64_t t;
-    int hit = cs_shadow_miss(&L->shadow, line, L->write_allocate || !write, &seen, &t);
+    int hit = cs_shadow_miss(&L->shadow, line, allocate, &seen, &t);
+    L->fresh = !seen;
     if (!seen)
         L->st.compulsory++;
     else if (!hit)

@@ -11,9 +11,17 @@
 unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last,
                          int write);
 /* Queue a request to level k for its stream pass (stream.c); -1 when out
- * of memory. */
-int cs_stream_push(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
-                   int32_t origin);
+ * of memory. Inline but for the queue's growth (cs_stream_grow). */
+int cs_stream_grow(cs_queue *q);
+static inline int cs_stream_push(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
+                                 int32_t origin, int first)
+{
+    cs_queue *q = &s->queue[k];
+    if (q->n == q->cap && cs_stream_grow(q) != 0)
+        return -1;
+    q->v[q->n++] = (cs_req){lo, hi, origin, (uint16_t)write, (uint16_t)first};
+    return 0;
+}
 
 /* Bytes [lo, hi] read or written at level k from the level above, on the
  * demand path of the access being served or not (a writeback): served
@@ -24,9 +32,12 @@ static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t h
 {
     if (!s->stream)
         return cs_access_range(s, k, lo, hi, write);
+    cs_level *U = &s->lv[k - 1];
+    int first = demand && U->fresh; /* the compulsory miss's request (cs_level.known) */
+    U->fresh = 0;
     if (k < s->nlevels &&
-        cs_stream_push(s, k, lo, hi, write, demand ? s->lv[k - 1].origin : -1) != 0)
-        s->lv[k - 1].oom = 1;
+        cs_stream_push(s, k, lo, hi, write, demand ? U->origin : -1, first) != 0)
+        U->oom = 1;
     return 0;
 }
 

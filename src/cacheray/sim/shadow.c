@@ -214,7 +214,8 @@ void cs_shadow_compact(cs_shadow *h)
 
 int cs_shadow_miss(cs_shadow *h, uint64_t line, int allocate, int *seen, uint64_t *t)
 {
-    *seen = seen_add(h, line);
+    if (*seen < 0)
+        *seen = seen_add(h, line);
     cs_shadow_pair *p = *seen ? out_find(h, line) : NULL;
     if (!p) {
         *t = allocate ? cs_shadow_insert(h, line) : 0;

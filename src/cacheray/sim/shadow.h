@@ -99,8 +99,10 @@ static inline int cs_shadow_hit(cs_shadow *h, size_t slot, uint64_t line, int al
 }
 
 /* An access to `line`, not in the cache: 1 when the shadow holds it;
- * *seen tells whether the line was accessed before. If `allocate` the
- * cache will take the line: pass *t to cs_shadow_fill. */
+ * *seen tells whether the line was accessed before (looked up in the
+ * lines seen when *seen is -1 on entry, else known by the caller and
+ * left as it is). If `allocate` the cache will take the line: pass *t
+ * to cs_shadow_fill. */
 int cs_shadow_miss(cs_shadow *h, uint64_t line, int allocate, int *seen, uint64_t *t);
 
 /* The cache put a line whose last event is `t` in `slot`, evicting

@@ -8,11 +8,14 @@ set(TK_CACHESIM_SOURCES
   src/cacheray/sim/falseshare.c src/cacheray/sim/reuse.c src/cacheray/sim/sim_config.c
   src/cacheray/sim/sim.c src/cacheray/sim/sim_select.c src/cacheray/sim/sim_report.c)
 
-# On x86-64, the first level's fast pass also in an AVX2 build, chosen at
-# run time (toplevel.c) when the CPU has AVX2.
+# On x86-64, the fast passes of the first level and of the levels below
+# also in an AVX2 build, chosen at run time (toplevel.c, stream.c) when
+# the CPU has AVX2.
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$" AND
    CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
-  list(APPEND TK_CACHESIM_SOURCES src/cacheray/sim/toplevel_avx2.c)
-  set_source_files_properties(src/cacheray/sim/toplevel_avx2.c PROPERTIES COMPILE_OPTIONS -mavx2)
-  set_source_files_properties(src/cacheray/sim/toplevel.c PROPERTIES COMPILE_DEFINITIONS TK_CACHESIM_AVX2)
+  list(APPEND TK_CACHESIM_SOURCES src/cacheray/sim/toplevel_avx2.c src/cacheray/sim/stream_avx2.c)
+  set_source_files_properties(src/cacheray/sim/toplevel_avx2.c src/cacheray/sim/stream_avx2.c
+                              PROPERTIES COMPILE_OPTIONS -mavx2)
+  set_source_files_properties(src/cacheray/sim/toplevel.c src/cacheray/sim/stream.c
+                              PROPERTIES COMPILE_DEFINITIONS TK_CACHESIM_AVX2)
 endif()

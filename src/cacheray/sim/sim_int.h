@@ -25,6 +25,14 @@ typedef struct cs_level {
     int classify;            /* 3C */
     cs_shadow shadow;        /* fully associative LRU of the same size */
     int32_t origin;          /* the access being served here, for the requests it makes */
+    /* 3C in the stream with the line size of the level above: whether a
+     * line was ever seen here comes with the request, not from a table
+     * (`known`). A line's first request here is the one its compulsory
+     * miss above sent (every request for a line follows an access to it
+     * above, and the first such access misses there), so the level above
+     * notes a compulsory miss in `fresh` for its next demand request, and
+     * `first` holds the flag of the request being served. */
+    int known, fresh, first;
     int oom;                 /* out of memory here (its thread's flag: see pipe.c) */
     int ahead;               /* first level: the last batch missed in 3/4 of its runs or
                                 more, so the next one prefetches (toplevel_pass.h) */
@@ -340,7 +348,8 @@ typedef struct cs_batch {
 typedef struct cs_req {
     uint64_t lo, hi;
     int32_t origin;
-    uint32_t write;
+    uint16_t write;
+    uint16_t first;          /* the line's first request at this level (cs_level.known) */
 } cs_req;
 
 typedef struct cs_queue {

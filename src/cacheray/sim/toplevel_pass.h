@@ -1,10 +1,11 @@
 /* The first level's pass for the common shape, written for speed: an LRU
  * cache of 4, 8 or 16 ways, a power-of-two number of sets, write-allocate
  * and write-back. An access that stays in one line is handled here: a hit
- * with the set scan unrolled for the way count, and, when the level is the
- * only one, a miss too (nothing below can reach back into it). Anything
- * else (line-crossing and empty accesses, misses with levels below) goes
- * through the general hierarchy code, which does exactly what this does.
+ * with the set scan unrolled for the way count, and a miss: inline when
+ * the level is the only one (nothing below can reach back into it), else
+ * through lrumiss.h's, which serves the levels below in cs_miss's order.
+ * Anything else (line-crossing and empty accesses) goes through the
+ * general hierarchy code, which does exactly what this does.
  * The hierarchy tests run both (tests/cachesim compare with the reference
  * simulator configurations that take and avoid this path).
  *
@@ -17,67 +18,8 @@
 
 #include <string.h>
 
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
-
 #include "cacheray/sim/hierarchy.h"
-
-/* A bit per way of the set holding `want`. */
-#ifdef __AVX2__
-static inline uint64_t scan4(const uint64_t *set, __m256i want)
-{
-    __m256i eq = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)set), want);
-    return (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(eq));
-}
-
-static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
-{
-    __m256i w = _mm256_set1_epi64x((long long)want);
-    uint64_t m = scan4(set, w);
-    if (ways >= 8)
-        m |= scan4(set + 4, w) << 4;
-    if (ways >= 16)
-        m |= scan4(set + 8, w) << 8 | scan4(set + 12, w) << 12;
-    return m;
-}
-#else
-static inline uint64_t scan(const uint64_t *set, uint64_t want, uint32_t ways)
-{
-    return cs_scan_set(set, want, ways);
-}
-#endif
-
-/* The victim, as cs_insert picks it (cs_oldest_way). */
-#ifdef __AVX2__
-/* Stamps count accesses, far below 2^63: signed compares order them. */
-static inline __m256i min4(__m256i a, __m256i b)
-{
-    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
-}
-
-static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
-{
-    if (ways < 8)
-        return cs_oldest_way(st, ways);
-    __m256i m = _mm256_loadu_si256((const __m256i *)st);
-    for (uint32_t j = 4; j < ways; j += 4)
-        m = min4(m, _mm256_loadu_si256((const __m256i *)(st + j)));
-    m = min4(m, _mm256_permute4x64_epi64(m, 0x4E)); /* the halves swapped */
-    m = min4(m, _mm256_shuffle_epi32(m, 0x4E));     /* the pairs swapped */
-    uint64_t eq = 0;
-    for (uint32_t j = 0; j < ways; j += 4) {
-        __m256i x = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(st + j)), m);
-        eq |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(x)) << j;
-    }
-    return (uint32_t)__builtin_ctzll(eq);
-}
-#else
-static inline uint32_t lru_way(const uint64_t *st, uint32_t ways)
-{
-    return cs_oldest_way(st, ways);
-}
-#endif
+#include "cacheray/sim/lrumiss.h"
 
 /* Runs looked ahead: their sets, and for 3C whether their lines were
  * seen, come from the CPU's L2 cache or beyond when traffic has no
@@ -209,7 +151,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
             last_line = 0;
             SPILL();
             L->origin = (int32_t)i;
-            b->mask[i] = (uint8_t)cs_miss(s, 0, line, addr, addr + (size - 1u), write);
+            b->mask[i] = (uint8_t)cs_lru_miss(s, 0, line, write, ways, classify);
             nmiss++;
             RELOAD();
             if (last_line == line + 1) { /* still here for the rest of the run */

@@ -60,8 +60,8 @@ typedef struct cm_page {
     uint64_t base;
     uint64_t val[CM_SLOTS];
     uint8_t flags[CM_SLOTS];
-    cm_pte *pte;        /* CM_SLOTS, allocated with the first entry */
-    uint32_t npte, ninit;
+    cm_pte *pte;        /* pte_cap, grown to the highest entry's slot */
+    uint32_t npte, ninit, pte_cap;
 } cm_page;
 
 typedef struct cm_shadow {
@@ -76,10 +76,15 @@ void cm_shadow_free(cm_shadow *s);
 cm_page *cm_page_find(cm_shadow *s, uint64_t addr);
 /* The page of `addr`, materialised from the regions; NULL: no memory. */
 cm_page *cm_page_get(cm_shadow *s, uint64_t addr);
-/* Its entry array (allocated on first use); NULL: no memory. */
-cm_pte *cm_page_ptes(cm_page *p);
+/* Its entry array, holding at least slot `i` (allocated and grown on use,
+ * so a 2-entry start table costs 2 entries, not 512); NULL: no memory. */
+cm_pte *cm_page_ptes(cm_page *p, unsigned i);
 /* Forget a page with no initialised slot. */
 void cm_page_drop(cm_shadow *s, cm_page *p);
+/* A page that holds no entry any more (a tree let go of it): its entry
+ * array goes, and when its slots are a few runs of one value the page goes
+ * back to the regions, so trees released over time cost nothing. */
+void cm_page_settle(cm_shadow *s, cm_page *p);
 /* Value of the slot of `addr`; 0 when uninitialised. */
 int cm_shadow_peek(const cm_shadow *s, uint64_t addr, uint64_t *val);
 /* Regions (8-byte aligned, `last` inclusive). assign: [a, last] becomes

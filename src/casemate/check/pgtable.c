@@ -80,7 +80,7 @@ int cm_mark_table(tk_casemate_checker *c, uint64_t root, unsigned stage, uint64_
             return cm_violate(c, CM_BAD_ENCODING, "0x%llx at level %u of root 0x%llx",
                               (unsigned long long)v, level, (unsigned long long)root);
         }
-        cm_pte *ptes = cm_page_ptes(p);
+        cm_pte *ptes = cm_page_ptes(p, i);
         if (!ptes)
             return cm_oom(c);
         cm_pte *e = &ptes[i];
@@ -159,6 +159,8 @@ static int walk(tk_casemate_checker *c, uint64_t table, unsigned n, walk_kind k,
         if (down) /* pages stay where they are: p and e remain valid */
             CM_TRY(walk(c, CM_TABLE_ADDR(p->val[i]), CM_SLOTS, k, code, parent));
     }
+    if (k == W_UNMARK && p->npte == 0) /* after its subtrees: p goes last */
+        cm_page_settle(&c->sh, p);
     return 0;
 }
 

@@ -244,11 +244,22 @@ cm_page *cm_page_get(cm_shadow *s, uint64_t addr)
     return p;
 }
 
-cm_pte *cm_page_ptes(cm_page *p)
+cm_pte *cm_page_ptes(cm_page *p, unsigned i)
 {
-    if (!p->pte)
-        p->pte = calloc(CM_SLOTS, sizeof *p->pte);
-    return p->pte;
+    if (i < p->pte_cap)
+        return p->pte;
+    unsigned cap = p->pte_cap ? p->pte_cap : 4;
+    while (cap <= i)
+        cap *= 2;
+    if (cap > CM_SLOTS)
+        cap = CM_SLOTS;
+    cm_pte *v = realloc(p->pte, cap * sizeof *v);
+    if (!v)
+        return NULL;
+    memset(v + p->pte_cap, 0, (cap - p->pte_cap) * sizeof *v);
+    p->pte = v;
+    p->pte_cap = cap;
+    return v;
 }
 
 void cm_page_drop(cm_shadow *s, cm_page *p)
@@ -258,6 +269,55 @@ void cm_page_drop(cm_shadow *s, cm_page *p)
         s->last = NULL;
     page_free(p);
     s->gen++;
+}
+
+typedef struct run {
+    unsigned first, end; /* slots [first, end) */
+} run;
+
+/* The initialised runs of one value in `p`, into out[max]; -1 when there
+ * are more, or a slot is more than initialised memory. One pass. */
+static int page_runs(const cm_page *p, run *out, int max)
+{
+    int n = 0;
+    for (unsigned i = 0; i < CM_SLOTS;) {
+        uint8_t f = p->flags[i];
+        if (f & ~CM_INIT)
+            return -1;
+        if (!f) {
+            i++;
+            continue;
+        }
+        unsigned j = i + 1;
+        while (j < CM_SLOTS && p->flags[j] == CM_INIT && p->val[j] == p->val[i])
+            j++;
+        if (n == max)
+            return -1;
+        out[n++] = (run){i, j};
+        i = j;
+    }
+    return n;
+}
+
+void cm_page_settle(cm_shadow *s, cm_page *p)
+{
+    enum { MAX_RUNS = 8 }; /* a few regions cost less than the page */
+    if (p->npte)
+        return;
+    free(p->pte);
+    p->pte = NULL;
+    p->pte_cap = 0;
+    run runs[MAX_RUNS];
+    int n = page_runs(p, runs, MAX_RUNS);
+    /* the page is authoritative until dropped: on failure it stays */
+    if (n < 0 || cm_region_clear(s, p->base, p->base + CM_PAGE - 1) != 0)
+        return;
+    for (int k = 0; k < n; k++)
+        if (cm_region_assign(s, p->base + 8 * (uint64_t)runs[k].first,
+                             p->base + 8 * (uint64_t)runs[k].end - 1,
+                             p->val[runs[k].first], 0) != 0)
+            return;
+    cm_page_drop(s, p);
 }
 
 int cm_shadow_peek(const cm_shadow *s, uint64_t addr, uint64_t *val)

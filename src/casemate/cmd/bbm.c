@@ -152,7 +152,10 @@ static int write_dot(tk_command_ctx *c, const char *path, tk_casemate_checker *k
     tk_output *o = tk_output_open(path, &err);
     if (!o)
         return c->host->report(c, path, &err);
-    if (tk_casemate_check_write_dot(k, tk_output_file(o), &err) != TK_OK) {
+    /* a failed write shows in the stream: committing reports it with the
+     * system's reason, and removes the file */
+    if (tk_casemate_check_write_dot(k, tk_output_file(o), &err) != TK_OK &&
+        !ferror(tk_output_file(o))) {
         tk_output_abort(o);
         return c->host->report(c, path, &err);
     }

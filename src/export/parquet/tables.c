@@ -36,6 +36,7 @@ struct tk_pq_dir {
     tk_pq_options opt;
     tk_pq_table **tables;
     size_t ntables;
+    int created;             /* we made `path`: removed again on failure */
 };
 
 static char *dup_printf(const char *fmt, const char *a, const char *b, const char *c)
@@ -127,7 +128,8 @@ tk_pq_dir *tk_pq_dir_open(const char *dir, const char *source, const tk_options 
         return NULL;
     }
     struct stat st;
-    if (make_dirs(d->path) != 0 &&
+    d->created = make_dirs(d->path) == 0;
+    if (!d->created &&
         (errno != EEXIST || stat(d->path, &st) != 0 || !S_ISDIR(st.st_mode))) {
         if (errno == EEXIST)
             errno = ENOTDIR;
@@ -305,6 +307,8 @@ static void dir_free(tk_pq_dir *d, int remove_tmp)
 {
     for (size_t i = 0; i < d->ntables; i++)
         table_free(d->tables[i], remove_tmp);
+    if (remove_tmp && d->created)
+        rmdir(d->path); /* a failed conversion leaves no directory it made */
     free(d->tables);
     free(d->trace_id);
     free(d->path);

@@ -173,13 +173,15 @@ static tk_ucir_index *open_index(tk_command_ctx *c, const replay_args *a, tk_err
     tk_status st = r ? tk_ucir_index_build(r, c->path, path, &o, &e) : e.status;
     tk_ucir_reader_free(r);
     tk_input_close(in);
-    if (st == TK_EMALFORMED) { /* the trace itself: report it as such */
+    /* the trace itself, or the index --index names (a cache of our own
+     * choosing that cannot be written is only noted) */
+    if (st == TK_EMALFORMED || (a->index && (st == TK_EIO || st == TK_ENOMEM))) {
         *err = e;
         return NULL;
     }
     if (st != TK_OK) {
-        tk_cmd_note(c, "replay: note: no checkpoint index (%s); replaying from the start",
-                    e.message);
+        tk_cmd_note(c, "replay: note: no checkpoint index (%s%s%s); replaying from the start",
+                    e.file, e.file[0] ? ": " : "", e.message);
         return NULL;
     }
     tk_error_clear(&e);

@@ -80,15 +80,19 @@ static int trace_identity(const char *path, ix_header *h)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int bad = fstat(fd, &st) != 0 ? errno : 0;
+    if (bad || !S_ISREG(st.st_mode)) {
         close(fd);
+        errno = bad; /* none: not a regular file */
         return -1;
     }
     uint8_t *buf = malloc(IX_HASHED);
     ssize_t n = buf ? pread(fd, buf, IX_HASHED, 0) : -1;
+    int e = errno;
     close(fd);
     if (n < 0) {
         free(buf);
+        errno = e;
         return -1;
     }
     h->trace_hash = tk_hash_bytes(buf, (size_t)n);
@@ -203,11 +207,14 @@ static int page_order(const void *a, const void *b)
     return x->ckpt < y->ckpt ? -1 : x->ckpt > y->ckpt;
 }
 
+/* A write failure: the index file and the system's reason (err->file). */
 static tk_status build_fail(builder *b, tk_error *err, const char *what, const char *path)
 {
-    if (err->status == TK_OK)
-        tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "checkpoint index %s: %s%s%s",
-                     path, what, errno ? ": " : "", errno ? strerror(errno) : "");
+    if (err->status == TK_OK) {
+        tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD, "checkpoint index: %s%s%s",
+                     what, errno ? ": " : "", errno ? strerror(errno) : "");
+        tk_error_set_file(err, path);
+    }
     (void)b;
     return err->status;
 }
@@ -269,9 +276,16 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
     ix_header h = {IX_MAGIC, IX_BOM, 1, 0, 0, 0, 0, 0, 0, 0};
     h.interval = o && o->interval ? o->interval : TK_UCIR_DEFAULT_INTERVAL;
     errno = 0;
-    if (trace_identity(trace_path, &h) != 0)
-        return tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                            "%s: not a regular file that can be indexed", trace_path);
+    if (trace_identity(trace_path, &h) != 0) {
+        if (errno)
+            tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                         "cannot read it to index it: %s", strerror(errno));
+        else
+            tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
+                         "not a regular file that can be indexed");
+        tk_error_set_file(err, trace_path);
+        return TK_EIO;
+    }
     size_t plen = strlen(index_path);
     char *tmp = malloc(plen + 16);
     if (!tmp)
@@ -280,13 +294,15 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
     int fd = mkstemp(tmp);
     builder b;
     memset(&b, 0, sizeof b);
+    b.out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    int open_errno = errno;
     tk_ucir_replay *rp = tk_ucir_replay_new(th, err);
     b.z = ucir_deflater_new(1);
-    b.out = fd >= 0 ? fdopen(fd, "wb") : NULL;
     tk_status st;
     if (!b.out) {
-        st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                          "cannot create checkpoint index %s: %s", index_path, strerror(errno));
+        tk_error_clear(err);
+        errno = open_errno;
+        st = build_fail(&b, err, "cannot create", index_path);
         if (fd >= 0)
             close(fd);
     } else if (!rp || !b.z) {
@@ -295,12 +311,13 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
         errno = 0;
         st = build(&b, r, rp, &h, index_path, err);
     }
+    if (st == TK_OK)
+        tk_error_clear(err); /* build_fail fills only a clear error */
+    errno = 0;
     if (b.out && fclose(b.out) != 0 && st == TK_OK)
-        st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                          "cannot write checkpoint index %s", index_path);
+        st = build_fail(&b, err, "cannot write", index_path);
     if (fd >= 0 && st == TK_OK && rename(tmp, index_path) != 0)
-        st = tk_error_set(err, TK_EIO, TK_NO_OFFSET, TK_NO_RECORD,
-                          "cannot create checkpoint index %s: %s", index_path, strerror(errno));
+        st = build_fail(&b, err, "cannot rename into place", index_path);
     if (fd >= 0 && st != TK_OK)
         unlink(tmp);
     free(tmp);

@@ -90,6 +90,24 @@ static uint64_t last_byte(uint64_t addr, uint64_t size)
     return addr + size - 1 < addr ? UINT64_MAX : addr + size - 1;
 }
 
+/* The first region whose last byte is at or after `lo`: the regions are
+ * sorted and disjoint, so their last bytes are sorted too. */
+static size_t first_ending_at_or_after(const tk_ucir_replay *rp, uint64_t lo)
+{
+    size_t a = 0, b = rp->nmaps;
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (last_byte(rp->maps[mid].addr, rp->maps[mid].size) < lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a;
+}
+
+/* Only the regions from the first one reaching `addr` are visited, and
+ * the ones wholly inside go in one memmove: a million maps cost a binary
+ * search each, not a scan. */
 int rp_unmap(tk_ucir_replay *rp, uint64_t addr, uint64_t size)
 {
     if (!size)
@@ -97,33 +115,33 @@ int rp_unmap(tk_ucir_replay *rp, uint64_t addr, uint64_t size)
     uint64_t lo = addr, hi = last_byte(addr, size);
     if (maps_reserve(rp, 1) != 0)
         return -1;
-    for (size_t i = 0; i < rp->nmaps;) {
-        tk_ucir_map *m = &rp->maps[i];
-        uint64_t mlo = m->addr, mhi = last_byte(m->addr, m->size);
-        if (mhi < lo || mlo > hi) {
-            i++;
-            continue;
-        }
-        if (mlo < lo && mhi > hi) { /* split in two */
-            memmove(m + 1, m, (rp->nmaps - i) * sizeof *m);
-            rp->nmaps++;
-            m->size = lo - mlo;
-            m[1].addr = hi + 1;
-            m[1].size = mhi - hi;
-            return 0;
-        }
-        if (mlo < lo) {
-            m->size = lo - mlo;
-            i++;
-        } else if (mhi > hi) {
-            m->addr = hi + 1;
-            m->size = mhi - hi;
-            i++;
-        } else {
-            memmove(m, m + 1, (rp->nmaps - i - 1) * sizeof *m);
-            rp->nmaps--;
-        }
+    size_t i = first_ending_at_or_after(rp, lo);
+    if (i == rp->nmaps || rp->maps[i].addr > hi)
+        return 0;
+    tk_ucir_map *m = &rp->maps[i];
+    uint64_t mlo = m->addr, mhi = last_byte(m->addr, m->size);
+    if (mlo < lo && mhi > hi) { /* split in two */
+        memmove(m + 1, m, (rp->nmaps - i) * sizeof *m);
+        rp->nmaps++;
+        m->size = lo - mlo;
+        m[1].addr = hi + 1;
+        m[1].size = mhi - hi;
+        return 0;
     }
+    if (mlo < lo) { /* keep its head */
+        m->size = lo - mlo;
+        i++;
+    }
+    size_t j = i; /* [i, j): regions wholly inside, removed */
+    while (j < rp->nmaps && last_byte(rp->maps[j].addr, rp->maps[j].size) <= hi)
+        j++;
+    if (j < rp->nmaps && rp->maps[j].addr <= hi) { /* keep its tail */
+        uint64_t jhi = last_byte(rp->maps[j].addr, rp->maps[j].size);
+        rp->maps[j].addr = hi + 1;
+        rp->maps[j].size = jhi - hi;
+    }
+    memmove(&rp->maps[i], &rp->maps[j], (rp->nmaps - j) * sizeof *rp->maps);
+    rp->nmaps -= j - i;
     return 0;
 }
 
@@ -133,9 +151,7 @@ int rp_map(tk_ucir_replay *rp, uint64_t addr, uint64_t size, uint8_t prot)
         return 0;
     if (rp_unmap(rp, addr, size) != 0 || maps_reserve(rp, 1) != 0)
         return -1;
-    size_t i = 0;
-    while (i < rp->nmaps && rp->maps[i].addr < addr)
-        i++;
+    size_t i = first_ending_at_or_after(rp, addr); /* none overlaps now */
     memmove(&rp->maps[i + 1], &rp->maps[i], (rp->nmaps - i) * sizeof *rp->maps);
     uint64_t hi = last_byte(addr, size);
     rp->maps[i] = (tk_ucir_map){addr, hi - addr + 1 ? hi - addr + 1 : UINT64_MAX, prot};

@@ -22,10 +22,11 @@ typedef struct thread_state {
                           needed: threads can be millions) */
 } thread_state;
 
+/* 88 bytes: a million functions called once each must stay cheap (the
+ * rows are made in this table's memory at the end). */
 typedef struct func_stats {
-    tk_lat_list lat; /* every latency (until the quantiles are known) */
+    tk_lat_list lat; /* every latency once there are two (one is `min`) */
     uint64_t count, min, max, sum;
-    uint64_t q[3];   /* median, 90p, 99p once computed */
 } func_stats;
 
 /* Ids at or above this go to a hash map instead of the direct table. */
@@ -41,7 +42,7 @@ struct tk_xray_account {
     tk_map other;          /* other ids -> func_stats */
     size_t nfuncs;         /* functions with a latency */
     tk_lat_pool pool;
-    int consumed;          /* quantiles computed, latencies freed */
+    int consumed;          /* rows handed out, latencies freed */
     tk_status failed;      /* ... or that failed (TK_ENOMEM or TK_EIO) */
 };
 
@@ -112,9 +113,14 @@ static int record_latency(tk_xray_account *a, int32_t func, uint64_t lat)
     if (!f)
         return -1;
     if (f->count == 0) {
-        f->min = f->max = lat;
+        f->min = f->max = f->sum = lat;
+        f->count = 1;
         a->nfuncs++;
+        return 0;
     }
+    /* the first value was kept only as min: the list starts with both */
+    if (f->count == 1 && tk_lat_add(&a->pool, &f->lat, f->min) != 0)
+        return -1;
     if (tk_lat_add(&a->pool, &f->lat, lat) != 0)
         return -1;
     f->count++;
@@ -230,27 +236,28 @@ size_t tk_xray_account_functions(const tk_xray_account *a) { return a->nfuncs; }
 
 uint64_t tk_xray_account_spilled(const tk_xray_account *a) { return a->pool.spilled; }
 
-/* One function's row, its quantiles computed on the first call: TK_OK,
- * TK_ENOMEM, or TK_EIO when the spilled latencies cannot be read back. */
+/* One function's row, its quantiles selected from its latencies (which are
+ * freed): TK_OK, TK_ENOMEM, or TK_EIO when the spilled latencies cannot be
+ * read back. `f` is a copy: the row may be written over its table entry. */
 static tk_status fill_row(tk_xray_account *a, func_stats *f, int32_t id,
                           tk_xray_account_row *r)
 {
-    uint64_t n = f->count;
-    if (!a->consumed) {
+    uint64_t n = f->count, q[3] = {f->min, f->min, f->min};
+    if (n > 1) {
         /* the same element indices as llvm-xray's nth_element calls */
         uint64_t k[3] = {n / 2, (uint64_t)floor((double)n * 0.9),
                          (uint64_t)floor((double)n * 0.99)};
-        int rc = tk_lat_select(&a->pool, &f->lat, k, f->min, f->max, f->q);
+        int rc = tk_lat_select(&a->pool, &f->lat, k, f->min, f->max, q);
+        tk_lat_list_free(&a->pool, &f->lat);
         if (rc != 0)
             return rc == -2 ? TK_EIO : TK_ENOMEM;
-        tk_lat_list_free(&a->pool, &f->lat);
     }
     r->func_id = id;
     r->count = n;
     r->min = f->min;
-    r->med = f->q[0];
-    r->p90 = f->q[1];
-    r->p99 = f->q[2];
+    r->med = q[0];
+    r->p90 = q[1];
+    r->p99 = q[2];
     r->max = f->max;
     r->sum = f->sum;
     return TK_OK;
@@ -296,6 +303,34 @@ static tk_status rows_failed(tk_status st, tk_error *err)
     return oom(err);
 }
 
+/* The direct table's rows, made in the table's own memory (a row is smaller
+ * than an entry and row n is written after entry n is read), the table then
+ * given up; room is left for `extra` more rows. NULL when out of memory. */
+static tk_xray_account_row *rows_in_place(tk_xray_account *a, size_t extra, size_t *n,
+                                          tk_status *st)
+{
+    _Static_assert(sizeof(tk_xray_account_row) <= sizeof(func_stats), "rows fit in place");
+    tk_xray_account_row *r = (tk_xray_account_row *)(void *)a->direct;
+    size_t k = 0;
+    for (size_t i = 0; i < a->ndirect; i++) {
+        func_stats f;
+        memcpy(&f, &a->direct[i], sizeof f);
+        if (!f.count)
+            continue;
+        if (*st == TK_OK)
+            *st = fill_row(a, &f, (int32_t)i, &r[k++]);
+        else
+            tk_lat_list_free(&a->pool, &f.lat);
+    }
+    a->direct = NULL;
+    a->ndirect = 0;
+    *n = k;
+    tk_xray_account_row *grown = realloc(r, (k + extra ? k + extra : 1) * sizeof *r);
+    if (!grown)
+        free(r);
+    return grown;
+}
+
 tk_status tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
                                int descending, tk_xray_account_row **rows, size_t *nrows,
                                tk_error *err)
@@ -305,26 +340,30 @@ tk_status tk_xray_account_rows(tk_xray_account *a, tk_xray_account_sort sort,
     *nrows = 0;
     if (a->failed) /* the statistics are gone with the first failure */
         return rows_failed(a->failed, err);
-    tk_xray_account_row *r = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof *r);
-    if (!r)
-        return oom(err);
+    if (a->consumed)
+        return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
+                            "the account's rows were already taken");
+    a->consumed = 1;
     tk_status st = TK_OK;
-    for (size_t i = 0; i < a->ndirect && st == TK_OK; i++)
-        if (a->direct[i].count)
-            st = fill_row(a, &a->direct[i], (int32_t)i, &r[n++]);
+    tk_xray_account_row *r = rows_in_place(a, a->other.n, &n, &st);
+    if (!r && st == TK_OK)
+        st = TK_ENOMEM;
     for (size_t i = 0; i < a->other.n && st == TK_OK; i++) {
         func_stats *f = tk_map_value(&a->other, i);
         if (f->count)
             st = fill_row(a, f, (int32_t)a->other.ukeys[i], &r[n++]);
     }
-    a->consumed = 1;
     a->failed = st;
     if (st != TK_OK) {
         free(r);
         return rows_failed(st, err);
     }
     sort_spec sp = {sort, descending};
-    qsort_r(r, n, sizeof *r, cmp_row, &sp); /* glibc */
+    size_t i = 1; /* by id, the table's order is usually the answer */
+    while (i < n && cmp_row(&r[i - 1], &r[i], &sp) < 0)
+        i++;
+    if (i < n)
+        qsort_r(r, n, sizeof *r, cmp_row, &sp); /* glibc */
     *rows = r;
     *nrows = n;
     return TK_OK;

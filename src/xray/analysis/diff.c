@@ -11,8 +11,12 @@
  * different ids match), else "#<id>"; for paths the frames' keys joined by
  * ';' — and diff_rank.c ranks each pair's two lists together by value
  * windows for the quantiles and the Mann-Whitney U, holding at most 1/8 of
- * a pool's budget at a time besides the lists. The test is diff_test.c. */
+ * a pool's budget at a time besides the lists; with the threads option two
+ * threads rank different pairs at once (each holding that much). The
+ * test is diff_test.c. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +31,13 @@
 #define DIRECT_IDS (1u << 20) /* ids below: a direct table */
 #define NO_NODE UINT32_MAX
 
+/* What every call touches (the sums, and the list's write pointer and
+ * count, its first fields) is the node's first cache line: nodes are 64
+ * bytes aligned. */
 typedef struct node {
+    _Alignas(64) uint64_t count;
+    uint64_t sum, self, min, max;
     tk_lat_list lat;
-    uint64_t count, sum, self, min, max;
     char *name;      /* functions: NULL when unnamed */
     int32_t id;      /* functions: the id */
     uint32_t func;   /* paths: the leaf's function node */
@@ -67,6 +75,7 @@ typedef struct side {
     char **labels;    /* keys of the paths, made at the end */
     tk_lat_pool pool;
     double scale;     /* ticks to units */
+    int scaled;       /* scale is not 1 */
     int fed;          /* records came: no more names */
     const char *(*name)(void *ctx, int32_t func_id);
     void *name_ctx;
@@ -110,6 +119,7 @@ tk_xray_diff *tk_xray_diff_new(const tk_xray_diff_options *o, tk_error *err)
         tk_map_init(&sd->by_name, sizeof(uint32_t));
         tk_lat_pool_init(&sd->pool, limit / 2 ? limit / 2 : 1);
         sd->scale = differ ? 1e12 / (double)f[s] : 1.0;
+        sd->scaled = sd->scale != 1.0;
         sd->name = d->opt.name[s];
         sd->name_ctx = d->opt.name_ctx[s];
     }
@@ -161,9 +171,12 @@ static uint32_t node_new(nodes *ns)
 {
     if (ns->n == ns->cap) {
         size_t cap = ns->cap ? ns->cap * 2 : 64;
-        node *v = cap < NO_NODE ? realloc(ns->v, cap * sizeof *v) : NULL;
+        node *v = cap < NO_NODE ? aligned_alloc(_Alignof(node), cap * sizeof *v) : NULL;
         if (!v)
             return NO_NODE;
+        if (ns->n)
+            memcpy(v, ns->v, ns->n * sizeof *v);
+        free(ns->v);
         ns->v = v;
         ns->cap = cap;
     }
@@ -230,8 +243,9 @@ tk_status tk_xray_diff_name(tk_xray_diff *d, int side_no, int32_t func_id, const
     return func_make(sd, func_id, name) == NO_NODE ? oom(err) : TK_OK;
 }
 
-/* The function node of an id; NO_NODE out of memory. */
-static uint32_t func_of(side *sd, int32_t func)
+/* The function node of an id seen before, through the slot; NO_NODE out
+ * of memory. */
+static uint32_t func_slow(side *sd, int32_t func)
 {
     uint32_t *slot = slot_of(sd, func);
     if (!slot)
@@ -239,6 +253,16 @@ static uint32_t func_of(side *sd, int32_t func)
     if (*slot)
         return *slot - 1;
     return func_make(sd, func, sd->name ? sd->name(sd->name_ctx, func) : NULL);
+}
+
+/* The function node of an id; NO_NODE out of memory. Every call does
+ * this: a known small id is one load. */
+static inline uint32_t func_of(side *sd, int32_t func)
+{
+    uint32_t id = (uint32_t)func;
+    if (id < sd->ndirect && sd->direct[id])
+        return sd->direct[id] - 1;
+    return func_slow(sd, func);
 }
 
 /* The path node of function `fn` called from path `parent`; NO_NODE out of
@@ -260,7 +284,7 @@ static uint32_t path_of(side *sd, uint32_t parent, uint32_t fn)
     return n;
 }
 
-static int record(side *sd, node *x, uint64_t lat, uint64_t self)
+static inline int record(side *sd, node *x, uint64_t lat, uint64_t self)
 {
     if (x->count == 0)
         x->min = x->max = lat;
@@ -315,7 +339,7 @@ static int leave(side *sd, int deduce, thread_state *t, const tk_xray_record *re
         return (int)-at;
     for (uint32_t i = c->depth; i-- > (uint32_t)at;) {
         uint64_t lat = rec->tsc > c->tscs[i] ? rec->tsc - c->tscs[i] : c->tscs[i] - rec->tsc;
-        if (sd->scale != 1.0)
+        if (sd->scaled)
             lat = (uint64_t)llround((double)lat * sd->scale);
         frame_extra *f = &t->x[i];
         uint64_t self = lat > f->child ? lat - f->child : 0;
@@ -419,7 +443,8 @@ static void fill_stats(tk_xray_diff_stats *o, const node *x, const uint64_t q[3]
 }
 
 /* The row of nodes x[0] (A) and x[1] (B), either NULL: the statistics and
- * the test; frees their latencies. 0, -1 or -2 (as tk_xd_rank_lists). */
+ * the test (their latencies are left for the caller to free). 0, -1 or -2
+ * (as tk_xd_rank_lists). */
 static int fill_row(tk_xray_diff *d, node *const x[2], tk_xray_diff_row *r)
 {
     tk_lat_list none[2] = {{0}};
@@ -429,8 +454,6 @@ static int fill_row(tk_xray_diff *d, node *const x[2], tk_xray_diff_row *r)
     const uint64_t mx[2] = {x[0] ? x[0]->max : 0, x[1] ? x[1]->max : 0};
     tk_xd_rank rk;
     int rc = tk_xd_rank_lists(pools, l, mn, mx, d->side[0].pool.budget / 8, &rk);
-    for (int s = 0; s < 2; s++)
-        tk_lat_list_free(pools[s], l[s]);
     if (rc != 0)
         return rc;
     memset(r, 0, sizeof *r);
@@ -509,26 +532,129 @@ static void name_row(tk_xray_diff *d, int paths, const pair *p, tk_xray_diff_row
     }
 }
 
+/* The rows are filled by up to two threads (tk_xray_diff_options.threads),
+ * biggest pairs first so neither waits long for the other at the end;
+ * each row is the same whoever fills it. The pools are read by both (pread
+ * at offsets: no shared position); freeing lists changes a pool's count,
+ * so that is done under the lock. */
+typedef struct fill_job {
+    tk_xray_diff *d;
+    int paths;
+    tk_map *m;       /* key -> pair */
+    uint32_t *order; /* pair indices, biggest first */
+    tk_xray_diff_row *r;
+    atomic_size_t next;
+    atomic_int stop;
+    pthread_mutex_t lock;
+    size_t fail_at;  /* the failing pair of the smallest index, m->n if none */
+    int rc;          /* its failure (-1, -2), under the lock */
+} fill_job;
+
+static void pair_nodes(tk_xray_diff *d, int paths, const pair *p, node *x[2])
+{
+    for (int s = 0; s < 2; s++) {
+        nodes *ns = paths ? &d->side[s].paths : &d->side[s].funcs;
+        x[s] = p->n[s] ? &ns->v[p->n[s] - 1] : NULL;
+    }
+}
+
+static void *fill_rows(void *arg)
+{
+    fill_job *j = arg;
+    size_t k;
+    while (!atomic_load(&j->stop) && (k = atomic_fetch_add(&j->next, 1)) < j->m->n) {
+        size_t i = j->order[k];
+        const pair *p = tk_map_value(j->m, i);
+        node *x[2];
+        pair_nodes(j->d, j->paths, p, x);
+        int rc = fill_row(j->d, x, &j->r[i]);
+        pthread_mutex_lock(&j->lock);
+        for (int s = 0; s < 2; s++)
+            if (x[s])
+                tk_lat_list_free(&j->d->side[s].pool, &x[s]->lat);
+        if (rc != 0 && i < j->fail_at) {
+            j->fail_at = i;
+            j->rc = rc;
+        }
+        pthread_mutex_unlock(&j->lock);
+        if (rc != 0)
+            atomic_store(&j->stop, 1);
+        else
+            name_row(j->d, j->paths, p, &j->r[i]);
+    }
+    return NULL;
+}
+
+static uint64_t pair_size(const pair *p, tk_xray_diff *d, int paths)
+{
+    node *x[2];
+    pair_nodes(d, paths, p, x);
+    return (x[0] ? x[0]->count : 0) + (x[1] ? x[1]->count : 0);
+}
+
+typedef struct sized {
+    uint64_t size;
+    uint32_t i;
+} sized;
+
+static int cmp_sized(const void *x, const void *y)
+{
+    const sized *a = x, *b = y;
+    if (a->size != b->size)
+        return a->size > b->size ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* The pairs' indices, biggest first; NULL out of memory. */
+static uint32_t *size_order(tk_xray_diff *d, int paths, const tk_map *m)
+{
+    sized *v = malloc((m->n ? m->n : 1) * sizeof *v);
+    uint32_t *o = malloc((m->n ? m->n : 1) * sizeof *o);
+    if (v && o) {
+        for (size_t i = 0; i < m->n; i++)
+            v[i] = (sized){pair_size(tk_map_value(m, i), d, paths), (uint32_t)i};
+        qsort(v, m->n, sizeof *v, cmp_sized);
+        for (size_t i = 0; i < m->n; i++)
+            o[i] = v[i].i;
+    } else {
+        free(o);
+        o = NULL;
+    }
+    free(v);
+    return o;
+}
+
+/* Fill every row, on two threads when asked and possible: 0, -1, -2. */
+static int fill_all(tk_xray_diff *d, int paths, tk_map *m, tk_xray_diff_row *r)
+{
+    fill_job j = {.d = d, .paths = paths, .m = m, .r = r, .fail_at = m->n};
+    if (!(j.order = size_order(d, paths, m)))
+        return -1;
+    atomic_init(&j.next, 0);
+    atomic_init(&j.stop, 0);
+    pthread_mutex_init(&j.lock, NULL);
+    pthread_t th;
+    int two = d->opt.threads > 1 && m->n > 1 && pthread_create(&th, NULL, fill_rows, &j) == 0;
+    fill_rows(&j);
+    if (two)
+        pthread_join(th, NULL);
+    pthread_mutex_destroy(&j.lock);
+    free(j.order);
+    return j.fail_at < m->n ? j.rc : 0;
+}
+
 /* Rows of functions (paths = 0) or paths into d->rows[paths]: 0, -1, -2. */
 static int compute(tk_xray_diff *d, int paths)
 {
     tk_map m;
     tk_map_init(&m, sizeof(pair));
     int rc = join(d, paths, &m);
-    tk_xray_diff_row *r = rc ? NULL : malloc((m.n ? m.n : 1) * sizeof *r);
+    tk_xray_diff_row *r = rc ? NULL : calloc(m.n ? m.n : 1, sizeof *r);
     d->rows[paths] = r;
     if (!r)
         rc = -1;
-    for (size_t i = 0; rc == 0 && i < m.n; i++) {
-        const pair *p = tk_map_value(&m, i);
-        node *x[2];
-        for (int s = 0; s < 2; s++) {
-            nodes *ns = paths ? &d->side[s].paths : &d->side[s].funcs;
-            x[s] = p->n[s] ? &ns->v[p->n[s] - 1] : NULL;
-        }
-        if ((rc = fill_row(d, x, &r[i])) == 0)
-            name_row(d, paths, p, &r[i]);
-    }
+    if (rc == 0)
+        rc = fill_all(d, paths, &m, r);
     if (rc == 0) {
         d->nrows[paths] = m.n;
         qsort(r, m.n, sizeof *r, cmp_row);

@@ -4,7 +4,7 @@
  * U needs, for every value of A, how many values of B are below it (and
  * equal to it): the ranks in the union. The lists are not sorted and may
  * be mostly in the spill file, so the value range is cut into windows of
- * at most `cap` values (both lists together): a histogram pass over both
+ * at most `cap` values of each list: a histogram pass over both
  * lists (4096 linear buckets over the range) counts the values per
  * bucket, consecutive buckets are grouped into windows, and each window
  * is one pass that collects its values of A and of B, radix-sorts them
@@ -12,8 +12,10 @@
  * the same way (its span shrinks 4096-fold each time, so at most six
  * levels); a window of one value needs no collecting (all ties). The
  * counts below a window come from the histogram, so the ranks are exact
- * and so are the quantiles, read off the sorted windows. When both lists
- * fit in `cap` (the usual case) it is one collecting pass. Memory: the
+ * and so are the quantiles, read off the sorted windows. When each list
+ * fits in `cap` (the usual case) it is one collecting pass. Small windows
+ * are sorted by insertion, others by a radix sort whose digits are
+ * counted in one reading. Memory: the
  * lists, two 32 KiB histograms per level, and three buffers of cap
  * values (A's and B's part of a window, the radix sort's; diff.c gives
  * cap = 1/8 of a pool's budget, 1/16 of the memory limit in bytes). */
@@ -25,6 +27,7 @@
 #define NBUCKETS 4096
 #define RADIX_BITS 11
 #define RADIX (1u << RADIX_BITS)
+#define RADIX_PASSES 6 /* 64 bits at RADIX_BITS each */
 
 typedef struct ranker {
     tk_lat_pool *const *pool;
@@ -33,6 +36,7 @@ typedef struct ranker {
     uint64_t n[2], k[2][3];
     uint64_t min[2], max[2];
     uint64_t *v[2], *tmp; /* a window's values, cap each at most */
+    uint64_t *count;      /* the radix sort's, RADIX_PASSES * RADIX */
     tk_xd_rank *out;
 } ranker;
 
@@ -74,24 +78,58 @@ static void collect_block(void *ctx, const uint64_t *v, size_t n)
             c->v[c->n++] = v[i];
 }
 
-/* LSD radix sort of v[0..n) by v - lo, whose span needs `bits` bits. */
-static void radix_sort(uint64_t *v, uint64_t *tmp, uint64_t n, uint64_t lo, unsigned bits)
+static void insertion_sort(uint64_t *v, uint64_t n)
 {
-    uint64_t count[RADIX];
-    for (unsigned sh = 0; sh < bits; sh += RADIX_BITS) {
-        memset(count, 0, sizeof count);
-        for (uint64_t i = 0; i < n; i++)
-            count[((v[i] - lo) >> sh) & (RADIX - 1)]++;
-        uint64_t sum = 0;
-        for (unsigned d = 0; d < RADIX; d++) {
-            uint64_t c = count[d];
-            count[d] = sum;
-            sum += c;
+    for (uint64_t i = 1; i < n; i++) {
+        uint64_t x = v[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* LSD radix sort of v[0..n) by v - lo, whose span needs `bits` bits: the
+ * fewest passes of at most RADIX_BITS, digits of equal width, every
+ * digit's counts from one reading, passes where all values share the digit
+ * skipped, and the buffers swapped instead of copied back. `count` has
+ * room for RADIX_PASSES * RADIX. */
+static void radix_sort(uint64_t *v, uint64_t *tmp, uint64_t n, uint64_t lo, unsigned bits,
+                       uint64_t *count)
+{
+    if (n < 32) {
+        insertion_sort(v, n);
+        return;
+    }
+    unsigned passes = bits ? (bits + RADIX_BITS - 1) / RADIX_BITS : 0;
+    if (!passes)
+        return;
+    unsigned width = (bits + passes - 1) / passes;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    memset(count, 0, (size_t)passes * ((size_t)1 << width) * sizeof *count);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t d = v[i] - lo;
+        for (unsigned p = 0; p < passes; p++)
+            count[((size_t)p << width) + ((d >> (p * width)) & mask)]++;
+    }
+    uint64_t *src = v, *dst = tmp;
+    for (unsigned p = 0; p < passes; p++) {
+        uint64_t *c = count + ((size_t)p << width), sum = 0;
+        unsigned sh = p * width;
+        if (c[((src[0] - lo) >> sh) & mask] == n)
+            continue; /* one digit for all: the order stands */
+        for (uint64_t d = 0; d <= mask; d++) {
+            uint64_t k = c[d];
+            c[d] = sum;
+            sum += k;
         }
         for (uint64_t i = 0; i < n; i++)
-            tmp[count[((v[i] - lo) >> sh) & (RADIX - 1)]++] = v[i];
-        memcpy(v, tmp, n * sizeof *v);
+            dst[c[((src[i] - lo) >> sh) & mask]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
     }
+    if (src != v)
+        memcpy(v, src, n * sizeof *v);
 }
 
 static unsigned bits_of(uint64_t x) { return x ? 64u - (unsigned)__builtin_clzll(x) : 0; }
@@ -152,7 +190,7 @@ static int window(ranker *r, uint64_t lo, uint64_t hi, const uint64_t cnt[2],
             return -2;
         if (c.n != cnt[s]) /* the lists changed between passes: cannot happen */
             return -2;
-        radix_sort(r->v[s], r->tmp, cnt[s], lo, bits_of(hi - lo));
+        radix_sort(r->v[s], r->tmp, cnt[s], lo, bits_of(hi - lo), r->count);
         take_quantiles(r, s, below[s], cnt[s], r->v[s], 0);
     }
     merge(r, cnt, below);
@@ -182,7 +220,7 @@ static int cut(ranker *r, uint64_t lo, uint64_t hi, const uint64_t below[2])
     for (uint64_t b = 0; b < NBUCKETS && rc == 0 && (b << shift) <= hi - lo; b++) {
         uint64_t blo = lo + (b << shift), bhi = width > hi - blo ? hi : blo + width;
         uint64_t bc[2] = {h[b], h[NBUCKETS + b]};
-        if (gcnt[0] + gcnt[1] && gcnt[0] + gcnt[1] + bc[0] + bc[1] > r->cap) {
+        if (gcnt[0] + gcnt[1] && (gcnt[0] + bc[0] > r->cap || gcnt[1] + bc[1] > r->cap)) {
             rc = range(r, glo, ghi, gcnt, gbelow); /* flush the group */
             for (int s = 0; s < 2; s++) {
                 gbelow[s] += gcnt[s];
@@ -206,7 +244,7 @@ static int range(ranker *r, uint64_t lo, uint64_t hi, const uint64_t cnt[2],
 {
     if (cnt[0] + cnt[1] == 0)
         return 0;
-    if (lo == hi || cnt[0] + cnt[1] <= r->cap)
+    if (lo == hi || (cnt[0] <= r->cap && cnt[1] <= r->cap))
         return window(r, lo, hi, cnt, below);
     return cut(r, lo, hi, below);
 }
@@ -215,7 +253,7 @@ int tk_xd_rank_lists(tk_lat_pool *const p[2], tk_lat_list *const l[2], const uin
                      const uint64_t max[2], uint64_t cap, tk_xd_rank *out)
 {
     ranker r = {p, l, cap < 16 ? 16 : cap, {l[0]->n, l[1]->n}, {{0}}, {0, 0}, {0, 0},
-                {NULL, NULL}, NULL, out};
+                {NULL, NULL}, NULL, NULL, out};
     memset(out, 0, sizeof *out);
     uint64_t lo = UINT64_MAX, hi = 0;
     for (int s = 0; s < 2; s++) {
@@ -232,15 +270,20 @@ int tk_xd_rank_lists(tk_lat_pool *const p[2], tk_lat_list *const l[2], const uin
     }
     if (r.n[0] + r.n[1] == 0)
         return 0;
-    uint64_t want = r.n[0] + r.n[1] < r.cap ? r.n[0] + r.n[1] : r.cap;
+    /* a window holds at most cap values, and at most n[s] of side s */
+    uint64_t want[2] = {r.n[0] < r.cap ? r.n[0] : r.cap, r.n[1] < r.cap ? r.n[1] : r.cap};
+    uint64_t most = want[0] > want[1] ? want[0] : want[1];
     int rc = -1;
-    if ((r.v[0] = malloc(want * sizeof(uint64_t))) &&
-        (r.v[1] = malloc(want * sizeof(uint64_t))) && (r.tmp = malloc(want * sizeof(uint64_t)))) {
+    if ((r.v[0] = malloc((want[0] ? want[0] : 1) * sizeof(uint64_t))) &&
+        (r.v[1] = malloc((want[1] ? want[1] : 1) * sizeof(uint64_t))) &&
+        (r.tmp = malloc(most * sizeof(uint64_t))) &&
+        (r.count = malloc(RADIX_PASSES * RADIX * sizeof(uint64_t)))) {
         uint64_t below[2] = {0, 0};
         rc = range(&r, lo, hi, r.n, below);
     }
     free(r.v[0]);
     free(r.v[1]);
     free(r.tmp);
+    free(r.count);
     return rc;
 }

@@ -36,8 +36,9 @@ tk_xray_graph *tk_xray_graph_new(const tk_xray_graph_options *o, tk_error *err)
     if (o)
         g->opt = *o;
     tk_map_init(&g->threads, sizeof(thread));
-    tk_map_init(&g->vertices, sizeof(vertex));
-    tk_map_init(&g->edges, sizeof(edge));
+    size_t calls = g->opt.streaming ? sizeof(tk_xg_calls) : 0;
+    tk_map_init(&g->vertices, sizeof(vertex) + calls);
+    tk_map_init(&g->edges, sizeof(edge) + calls);
     tk_lat_pool_init(&g->pool, g->opt.memory_limit);
     /* llvm-xray's GraphRenderer starts with G[0] = {} */
     if (!tk_map_u64(&g->vertices, 0)) {
@@ -55,10 +56,10 @@ void tk_xray_graph_free(tk_xray_graph *g)
     for (size_t i = 0; i < g->threads.n; i++)
         free(((thread *)tk_map_value(&g->threads, i))->stack);
     tk_map_free(&g->threads);
-    for (size_t i = 0; i < g->vertices.n; i++)
-        tk_lat_list_free(&g->pool, &((vertex *)tk_map_value(&g->vertices, i))->sc.lat);
-    for (size_t i = 0; i < g->edges.n; i++)
-        tk_lat_list_free(&g->pool, &((edge *)tk_map_value(&g->edges, i))->sc.lat);
+    for (size_t i = 0; g->opt.streaming && i < g->vertices.n; i++)
+        tk_lat_list_free(&g->pool, &tk_xg_vcalls(tk_map_value(&g->vertices, i))->lat);
+    for (size_t i = 0; g->opt.streaming && i < g->edges.n; i++)
+        tk_lat_list_free(&g->pool, &tk_xg_ecalls(tk_map_value(&g->edges, i))->lat);
     tk_lat_pool_free(&g->pool);
     tk_map_free(&g->vertices);
     tk_map_free(&g->edges);
@@ -155,8 +156,9 @@ static int add(tk_xray_graph *g, const tk_xray_record *r)
             }
         }
         if (t->depth == t->cap) {
-            size_t c = t->cap ? t->cap * 2 : 16;
-            if (c > SIZE_MAX / sizeof(frame))
+            /* one call in malloc's smallest block: threads may be millions */
+            uint32_t c = t->cap ? t->cap * 2 : 1;
+            if (c <= t->cap)
                 return -1;
             frame *nv = realloc(t->stack, c * sizeof *nv);
             if (!nv)

@@ -31,7 +31,7 @@ typedef struct frame {
 
 typedef struct thread {
     frame *stack;
-    size_t depth, cap;
+    uint32_t depth, cap;
     tk_xr_clock clock; /* largest TSC seen: the ordering key */
 } thread;
 
@@ -39,8 +39,7 @@ typedef struct vertex {
     int32_t func;
     uint64_t first_key, first_seq; /* first entry, in llvm-xray's order */
     tstat s;
-    tk_xg_calls sc;   /* streaming */
-} vertex;
+} vertex;           /* streaming: a tk_xg_calls follows (tk_xg_vcalls) */
 
 typedef struct event {
     uint64_t key;    /* the thread's clock at the return */
@@ -53,8 +52,20 @@ typedef struct edge {
     tstat s;
     uint64_t off, n; /* its timings in g->timings */
     size_t to_vertex;
-    tk_xg_calls sc;   /* streaming */
-} edge;
+} edge;             /* streaming: a tk_xg_calls follows (tk_xg_ecalls) */
+
+/* A streaming graph's durations of a vertex or edge: the map entries are
+ * that much bigger only in streaming mode (a million functions). */
+static inline tk_xg_calls *tk_xg_vcalls(vertex *v)
+{
+    _Static_assert(sizeof(vertex) % _Alignof(tk_xg_calls) == 0, "aligned");
+    return (tk_xg_calls *)(void *)(v + 1);
+}
+static inline tk_xg_calls *tk_xg_ecalls(edge *e)
+{
+    _Static_assert(sizeof(edge) % _Alignof(tk_xg_calls) == 0, "aligned");
+    return (tk_xg_calls *)(void *)(e + 1);
+}
 
 struct tk_xray_graph {
     tk_xray_graph_options opt;

@@ -8,8 +8,13 @@
  * whatever the order, while the total stays below 2^53 ticks. */
 #include "xray/analysis/graph_int.h"
 
+/* A duration of the calls `c` (statistics `s`). A single duration is kept
+ * only as `lo`: the list starts with the second, so a million functions
+ * called once hold no list. */
 static int note(tk_lat_pool *p, tk_xg_calls *c, tstat *s, uint64_t timing)
 {
+    if (s->count == 1 && tk_lat_add(p, &c->lat, c->lo) != 0)
+        return -1;
     if (s->count == 0 || timing < c->lo)
         c->lo = timing;
     if (s->count == 0 || timing > c->hi)
@@ -18,7 +23,7 @@ static int note(tk_lat_pool *p, tk_xg_calls *c, tstat *s, uint64_t timing)
         c->wrapped = 1;
     c->total += timing;
     tk_xg_update_stat(s, timing);
-    return tk_lat_add(p, &c->lat, timing);
+    return s->count == 1 ? 0 : tk_lat_add(p, &c->lat, timing);
 }
 
 /* The edge from -> to, created (with its callee's vertex) when new. */
@@ -50,7 +55,8 @@ int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timi
         return -1;
     vertex *v = tk_map_value(&g->vertices, e->to_vertex);
     e->n++;
-    return note(&g->pool, &e->sc, &e->s, timing) != 0 || note(&g->pool, &v->sc, &v->s, timing) != 0
+    return note(&g->pool, tk_xg_ecalls(e), &e->s, timing) != 0 ||
+                   note(&g->pool, tk_xg_vcalls(v), &v->s, timing) != 0
                ? -1
                : 0;
 }
@@ -59,12 +65,12 @@ int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timi
  * durations, as graph.c's order_stats) and the exact sum. */
 static int finish_calls(tk_lat_pool *p, tk_xg_calls *c, tstat *s)
 {
-    uint64_t n = (uint64_t)s->count, q[3];
+    uint64_t n = (uint64_t)s->count, q[3] = {c->lo, c->lo, c->lo};
     if (n == 0)
         return 0;
     uint64_t k[3] = {n / 2, n * 9 / 10 < n ? n * 9 / 10 : n - 1,
                      n * 99 / 100 < n ? n * 99 / 100 : n - 1};
-    int rc = tk_lat_select(p, &c->lat, k, c->lo, c->hi, q);
+    int rc = n > 1 ? tk_lat_select(p, &c->lat, k, c->lo, c->hi, q) : 0;
     tk_lat_list_free(p, &c->lat);
     if (rc != 0)
         return -1;
@@ -80,13 +86,13 @@ tk_status tk_xg_stream_finish(tk_xray_graph *g)
 {
     for (size_t i = 0; i < g->edges.n; i++) {
         edge *e = tk_map_value(&g->edges, i);
-        if (finish_calls(&g->pool, &e->sc, &e->s) != 0)
+        if (finish_calls(&g->pool, tk_xg_ecalls(e), &e->s) != 0)
             return TK_ENOMEM;
         tk_xg_update_max(&e->s, &g->edge_max);
     }
     for (size_t i = 1; i < g->vertices.n; i++) { /* entry 0 is the root */
         vertex *v = tk_map_value(&g->vertices, i);
-        if (finish_calls(&g->pool, &v->sc, &v->s) != 0)
+        if (finish_calls(&g->pool, tk_xg_vcalls(v), &v->s) != 0)
             return TK_ENOMEM;
         tk_xg_update_max(&v->s, &g->vertex_max);
     }

@@ -31,7 +31,7 @@ typedef struct thread {
     uint32_t *roots;
     uint32_t nroots, cap;
     open_call *stack;
-    size_t depth, stack_cap;
+    uint32_t depth, stack_cap;
     int last_was_exit;
 } thread;
 
@@ -167,8 +167,9 @@ static int add(tk_xray_stacks *s, const tk_xray_record *r)
         if (id == NONE)
             return -1;
         if (t->depth == t->stack_cap) {
-            size_t c = t->stack_cap ? t->stack_cap * 2 : 4; /* small: threads may be many */
-            open_call *nv = realloc(t->stack, c * sizeof *nv);
+            /* one call in malloc's smallest block: threads may be millions */
+            uint32_t c = t->stack_cap ? t->stack_cap * 2 : 1;
+            open_call *nv = c > t->stack_cap ? realloc(t->stack, c * sizeof *nv) : NULL;
             if (!nv)
                 return -1;
             t->stack = nv;

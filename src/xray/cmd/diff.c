@@ -13,6 +13,7 @@
 #include "core/strbuf.h"
 #include "xray/cmd/cmd.h"
 #include "xray/cmd/diff_print.h"
+#include "xray/cmd/threads.h"
 
 typedef struct diff_args {
     int keep_going, folded;
@@ -57,6 +58,7 @@ static void read_args(const tk_command_ctx *c, diff_args *a)
     tk_options_get_u64(c->opts, "memory-limit", 0, &limit, NULL);
     a->opt.memory_limit = limit;
     a->map_b = tk_options_get(c->opts, "map-b");
+    a->opt.threads = tk_xray_cmd_threads();
 }
 
 /* Every --fail-if threshold; their number. */
@@ -209,8 +211,8 @@ static int finish_b(tk_command_ctx *c, feed_b *f)
     return f->rc;
 }
 
-/* Both traces into a new diff (*d), B on a thread of its own; -1 to go
- * on, or the exit status. */
+/* Both traces into a new diff (*d), B on a thread of its own (after A
+ * with TRACEKIT_THREADS=1); -1 to go on, or the exit status. */
 static int feed(tk_command_ctx *c, diff_args *a, tk_xray_reader *ra, tk_xray_map *ma,
                 trace_b *b, tk_xray_diff **d)
 {
@@ -239,7 +241,7 @@ static int feed(tk_command_ctx *c, diff_args *a, tk_xray_reader *ra, tk_xray_map
     tk_error_clear(&f->err);
     atomic_init(&f->stop, 0);
     pthread_t th;
-    int threaded = pthread_create(&th, NULL, read_b, f) == 0;
+    int threaded = a->opt.threads > 1 && pthread_create(&th, NULL, read_b, f) == 0;
     tk_xray_cmd_sink sa = {add_a, describe, *d, ma, "diffed"};
     int rc = tk_xray_cmd_feed(c, ra, a->keep_going, &sa);
     if (threaded) {

@@ -2,9 +2,12 @@
  * coloured by their relative differences, as llvm-xray graph-diff prints
  * it (src/xray/analysis/graph_diff.c), or as JSON. */
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xray/cmd/cmd.h"
+#include "xray/cmd/threads.h"
 
 static const char *const styles[] = {"edge-label", "color-edges", "vertex-label",
                                      "color-vertices"};
@@ -17,6 +20,7 @@ typedef struct side {
     tk_xray_map *map;
     tk_xray_graph *g;
     uint64_t freq;
+    int allow_truncated; /* B: as A */
 } side;
 
 /* A side's option: "NAME-1" (or "-2") when given, else "NAME". */
@@ -36,9 +40,9 @@ static int side_flag(tk_command_ctx *c, const char *name, int i)
 
 static const char *name_of(void *map, int32_t id) { return tk_xray_map_name(map, id); }
 
-/* Open side i (A through the host, B by its path), read its graph. -1 to
- * go on, or the exit status after a message. */
-static int build(tk_command_ctx *c, side *s, int i)
+/* Open side i: A through the host, B by its path (the same truncation
+ * rule as A). -1 to go on, or the exit status after a message. */
+static int open_side(tk_command_ctx *c, side *s, int i)
 {
     tk_error err;
     tk_error_clear(&err);
@@ -47,14 +51,26 @@ static int build(tk_command_ctx *c, side *s, int i)
         if ((rc = tk_xray_cmd_open(c, -1, &s->r)) != TK_EXIT_OK)
             return rc;
         s->path = c->path;
-    } else {
-        s->path = tk_options_get(c->opts, "file-b");
-        if (!(s->in = tk_input_open(s->path, &err)))
-            return c->host->report(c, s->path, &err);
-        tk_input_set_allow_truncated(s->in, tk_input_allows_truncated(c->in));
-        if (!(s->r = tk_xray_reader_new(s->in, &err)))
-            return c->host->report(c, s->path, &err);
+        return -1;
     }
+    s->path = tk_options_get(c->opts, "file-b");
+    if (!(s->in = tk_input_open(s->path, &err)))
+        return c->host->report(c, s->path, &err);
+    tk_input_set_allow_truncated(s->in, s->allow_truncated);
+    if (!(s->r = tk_xray_reader_new(s->in, &err)))
+        return c->host->report(c, s->path, &err);
+    return -1;
+}
+
+/* Open (B) and read side i's graph, finished. -1 to go on, or the exit
+ * status after a message. */
+static int build(tk_command_ctx *c, side *s, int i)
+{
+    tk_error err;
+    tk_error_clear(&err);
+    int rc;
+    if (i == 1 && (rc = open_side(c, s, i)) >= 0)
+        return rc;
     const char *map_path = side_opt(c, "instr-map", i);
     if (map_path && !(s->map = tk_xray_map_open(map_path, &err)))
         return c->host->report(c, map_path, &err);
@@ -69,6 +85,117 @@ static int build(tk_command_ctx *c, side *s, int i)
     if (i == 1 && tk_input_truncation(s->in, &cut))
         tk_cmd_note(c, "warning: %s: %s", s->path, cut.message);
     c->path = saved;
+    return rc;
+}
+
+/* B is built on a thread of its own while A is, with a copy of the
+ * command whose host keeps B's notes and errors (in order) until A is
+ * done: then they are printed as if B had been read after A, and dropped
+ * when A failed (B would not have been read). */
+typedef struct held {
+    struct held *next;
+    int report;     /* an error (file, err), else a note (line) */
+    const char *file;
+    tk_error err;
+    char line[];
+} held;
+
+typedef struct side_job {
+    tk_command_ctx c;    /* B's copy of the command */
+    tk_command_host host;
+    side *s;
+    held *first, **last;
+    int oom;             /* a note could not be kept */
+    int rc;
+} side_job;
+
+static void hold_note(tk_command_ctx *c, const char *line)
+{
+    side_job *j = c->host_data;
+    size_t n = strlen(line) + 1;
+    held *h = malloc(sizeof *h + n);
+    if (!h) {
+        j->oom = 1;
+        return;
+    }
+    memset(h, 0, sizeof *h);
+    memcpy(h->line, line, n);
+    *j->last = h;
+    j->last = &h->next;
+}
+
+static int hold_report(tk_command_ctx *c, const char *file, const tk_error *err)
+{
+    side_job *j = c->host_data;
+    held *h = malloc(sizeof *h + 1);
+    if (!h)
+        j->oom = 1;
+    else {
+        memset(h, 0, sizeof *h + 1);
+        h->report = 1;
+        h->file = file ? file : j->s->path; /* B's: name it */
+        h->err = *err;
+        *j->last = h;
+        j->last = &h->next;
+    }
+    return tk_exit_status(err->status);
+}
+
+static void *build_b(void *arg)
+{
+    side_job *j = arg;
+    j->rc = build(&j->c, j->s, 1);
+    return NULL;
+}
+
+/* B's messages printed (print = 1) or dropped, and freed. */
+static void release(tk_command_ctx *c, side_job *j, int print)
+{
+    for (held *h = j->first, *next; h; h = next) {
+        next = h->next;
+        if (print && h->report)
+            c->host->report(c, h->file, &h->err);
+        else if (print)
+            c->host->note(c, h->line);
+        free(h);
+    }
+    if (print && j->oom)
+        tk_cmd_note(c, "out of memory");
+}
+
+/* Both graphs: A on this thread, B on another (both here, one after the
+ * other, with TRACEKIT_THREADS=1 or when no thread can be made). -1 to go
+ * on, or the exit status after a message. */
+static int build_both(tk_command_ctx *c, side s[2])
+{
+    int rc = open_side(c, &s[0], 0);
+    if (rc >= 0)
+        return rc;
+    s[1].allow_truncated = tk_input_allows_truncated(c->in);
+    side_job *j = calloc(1, sizeof *j);
+    pthread_t th;
+    int two = 0;
+    if (j && tk_xray_cmd_threads() > 1) {
+        j->c = *c;
+        j->host = *c->host;
+        j->host.note = hold_note;
+        j->host.report = hold_report;
+        j->c.host = &j->host;
+        j->c.host_data = j;
+        j->s = &s[1];
+        j->last = &j->first;
+        two = pthread_create(&th, NULL, build_b, j) == 0;
+    }
+    rc = build(c, &s[0], 0);
+    if (two) {
+        pthread_join(th, NULL);
+        release(c, j, rc < 0);
+        if (rc < 0)
+            rc = j->rc;
+    } else if (rc < 0) {
+        rc = build(c, &s[1], 1);
+    }
+    free(j);
     return rc;
 }
 
@@ -177,9 +304,7 @@ static int run(tk_command_ctx *c)
 {
     side s[2];
     memset(s, 0, sizeof s);
-    int rc = -1;
-    for (int i = 0; i < 2 && rc < 0; i++)
-        rc = build(c, &s[i], i);
+    int rc = build_both(c, s);
     if (rc < 0) {
         tk_error err;
         void *ctx[2] = {s[0].map, s[1].map};

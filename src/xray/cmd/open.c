@@ -70,8 +70,12 @@ int tk_xray_cmd_feed(tk_command_ctx *c, tk_xray_reader *r, int keep_going,
     uint64_t failures = 0;
     while ((got = tk_xray_next(r, &rec, &err)) > 0) {
         int f = s->add(s->analysis, &rec, &err);
+        if (f < 0 && err.offset == TK_NO_OFFSET) { /* out of memory: the record that asked */
+            err.offset = tk_xray_reader_offset(r);
+            err.record = tk_xray_reader_index(r);
+        }
         if (f < 0)
-            return c->host->report(c, NULL, &err);
+            return c->host->report(c, err.offset == TK_NO_OFFSET ? NULL : c->path, &err);
         if (f == 0)
             continue;
         failures++;

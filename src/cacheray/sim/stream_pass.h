@@ -1,0 +1,148 @@
+/* The levels below the first: the loop serving a level's requests
+ * (stream.c), with a fast copy for the common shape of a level. A
+ * template: stream.c instantiates it for any CPU, stream_avx2.c, compiled
+ * with -mavx2, with the set scans in AVX2 (setscan.h). Each defines
+ * CS_SERVE_PASSES' functions as its own statics. */
+#ifndef TK_CACHERAY_STREAM_PASS_H
+#define TK_CACHERAY_STREAM_PASS_H
+
+#include "cacheray/sim/hierarchy.h"
+#include "cacheray/sim/lrumiss.h"
+
+/* Requests looked ahead: enough to cover a trip to memory. */
+enum { AHEAD = 8, WAYS_ANY = 0 /* serve's `ways` for the general copy */ };
+
+typedef void (*cs_serve_fn)(tk_cachesim *s, size_t k, uint8_t *masks, cs_queue *q);
+
+/* The cache lines of level L a request for `addr` will read: its set's
+ * entries and stamps, and the set's 3C times. */
+static inline void prefetch(const cs_level *L, uint64_t addr)
+{
+    const cs_cache *c = &L->c;
+    if (c->hashed)
+        return;
+    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
+    for (uint32_t w = 0; w < c->ways; w += 8) { /* a cache line of 8-byte words */
+        if (w % 64 == 0)
+            __builtin_prefetch(&c->dirty[at + w]);
+        __builtin_prefetch(&c->e[at + w]);
+        if (c->stamp)
+            __builtin_prefetch(&c->stamp[at + w]);
+        if (L->classify)
+            __builtin_prefetch(&L->shadow.atime[at + w]);
+    }
+    if (L->classify) { /* for a miss: the shadow's lines out of the cache, and lines seen */
+        const cs_shadow *h = &L->shadow;
+        uint64_t line = addr >> L->shift;
+        __builtin_prefetch(&h->out[cs_shadow_out_home(h, line + 1)]);
+        if (L->known)
+            return;
+        size_t i = tk_linemap_slot(&h->seen, line >> 5);
+        __builtin_prefetch(&h->seen.keys[i]);
+        __builtin_prefetch(&h->seen.vals[i]);
+    }
+}
+
+/* Later, when the set has arrived: the line a miss would evict (LRU and
+ * FIFO: the oldest stamp) leaves the cache for the 3C shadow's map of
+ * lines outside it, where its slot is a miss of its own. */
+static inline void prefetch_victim(const cs_level *L, uint64_t addr, const uint32_t ways)
+{
+    const cs_cache *c = &L->c;
+    if (c->hashed || !c->stamp || !L->classify)
+        return;
+    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
+    uint64_t victim = c->e[at + (ways == WAYS_ANY ? cs_oldest_way(c->stamp + at, c->ways)
+                                                 : lru_way(c->stamp + at, ways))];
+    if (victim)
+        __builtin_prefetch(&L->shadow.out[cs_shadow_out_home(&L->shadow, (victim >> 2) + 1)]);
+}
+
+/* ---- the common shape of a lower level: LRU, a power-of-two number of
+ * sets of 4, 8 or 16 ways, write-back and write-allocate (no inclusive
+ * level: the stream's condition). A request within one line is served
+ * here with the scan and the victim's search unrolled for the way count
+ * (a copy per way count and 3C setting), exactly as cs_access_line and
+ * cs_miss serve it (hierarchy.c: the order of events); anything else goes
+ * through them. The reference tests run both. */
+
+/* Line `line` read or written at level k: cs_access_line's events. */
+__attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, size_t k,
+                                                                uint64_t line, int write,
+                                                                const uint32_t ways,
+                                                                const int classify)
+{
+    cs_level *L = &s->lv[k];
+    cs_cache *c = &L->c;
+    L->st.reads += !write;
+    L->st.writes += write;
+    if (classify && line + 1 == L->last) { /* the same line again: only the dirty bit */
+        *L->last_slot |= (uint8_t)write;
+        return 0;
+    }
+    L->last = 0;
+    const uint64_t at = (line & c->set_mask) * ways;
+    const uint64_t match = scan(c->e + at, line << 2 | CS_VALID, ways);
+    if (!match)
+        return cs_lru_miss(s, k, line, write, ways, classify);
+    const uint64_t w = at + (uint64_t)__builtin_ctzll(match);
+    c->stamp[w] = ++c->clock;
+    c->dirty[w] |= (uint8_t)write;
+    if (classify) { /* write-allocate: the shadow takes it either way */
+        cs_shadow_hit(&L->shadow, w, line, 1);
+        L->last = line + 1;
+        L->last_slot = c->dirty + w;
+    }
+    return 0;
+}
+
+/* Level k's requests from q, each miss added to its access's mask. */
+__attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k,
+                                                        uint8_t *masks, cs_queue *q,
+                                                        const uint32_t ways,
+                                                        const int classify, const int fast)
+{
+    const cs_level *L = &s->lv[k];
+    const unsigned shift = L->shift;
+    for (size_t r = 0; r < q->n && r < AHEAD; r++)
+        prefetch(L, q->v[r].lo);
+    for (size_t r = 0; r < q->n; r++) {
+        if (r + AHEAD < q->n)
+            prefetch(L, q->v[r + AHEAD].lo);
+        if (r + AHEAD / 2 < q->n)
+            prefetch_victim(L, q->v[r + AHEAD / 2].lo, ways);
+        const cs_req *x = &q->v[r]; /* only level k + 1's queue grows now */
+        s->lv[k].origin = x->origin;
+        s->lv[k].first = x->first;
+        unsigned m;
+        if (fast && x->lo >> shift == x->hi >> shift && x->lo <= x->hi)
+            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, classify);
+        else
+            m = cs_access_range(s, k, x->lo, x->hi, (int)x->write);
+        if (x->origin >= 0)
+            masks[x->origin] |= (uint8_t)m;
+    }
+    q->n = 0;
+}
+
+#define SERVE(ways)                                                                        \
+    static void serve##ways(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)             \
+    {                                                                                      \
+        serve(s, k, m, q, ways, 0, 1);                                                     \
+    }                                                                                      \
+    static void serve##ways##_3c(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)        \
+    {                                                                                      \
+        serve(s, k, m, q, ways, 1, 1);                                                     \
+    }
+SERVE(4)
+SERVE(8)
+SERVE(16)
+#undef SERVE
+
+/* [ways 4, 8, 16] [3C] */
+#define CS_SERVE_PASSES                                                        \
+    {                                                                          \
+        {serve4, serve4_3c}, {serve8, serve8_3c}, {serve16, serve16_3c},       \
+    }
+
+#endif
