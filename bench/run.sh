@@ -1271,6 +1271,36 @@ bench_ucir() {
 . "$here/shapes.sh"
 . "$here/xray_graph_diff.sh"
 
+# Sections run alone (BENCH_FORMATS=cachesim or xray_parity): the cache
+# simulator's rows (its traces, not the 1 GiB one), and XRay's diff and
+# graph-diff (on the BENCH_XRAY_CMP_SIZE traces), to re-measure one issue.
+bench_cachesim_only() {
+    gen=$build/tk-gen-cacheray
+    bench_cachesim
+}
+bench_xray_parity() {
+    gen=$build/tk-gen-xray
+    cmp_size=${BENCH_XRAY_CMP_SIZE:-128M}
+    xray_verdicts=
+    llvm=
+    for c in llvm-xray llvm-xray-14 /usr/lib/llvm-14/bin/llvm-xray; do
+        if command -v "$c" >/dev/null 2>&1; then llvm=$(command -v "$c"); break; fi
+    done
+    acmp_fdr=$work/xray-fdr-$cmp_size.bin
+    acmp_basic=$work/xray-basic-$cmp_size.bin
+    echo "== xray diff and graph-diff"
+    # shellcheck disable=SC2086
+    ensure_trace "$acmp_fdr" "$(bytes_of "$cmp_size")" "$gen" $xray_fdr_args
+    # shellcheck disable=SC2086
+    ensure_trace "$acmp_basic" "$(bytes_of "$cmp_size")" "$gen" $xray_basic_args
+    xray_header
+    bench_xray_diff
+    bench_xray_graph_diff
+    printf '%s' "$xray_verdicts"
+    verdicts="$verdicts$xray_verdicts"
+    echo
+}
+
 # ------------------------------------------------------------------- main
 
 echo "tracekit benchmark: $("$tk" --version), $(uname -sr)"
@@ -1278,8 +1308,11 @@ echo "cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
 echo "work dir: $work"
 echo
 for f in $formats; do
-    case " $all_formats mrc shapes " in *" $f "*) ;; *) echo "bench: unknown format $f" >&2; exit 2 ;; esac
-    "bench_$f"
+    case " $all_formats mrc shapes cachesim xray_parity " in
+        *" $f "*) ;;
+        *) echo "bench: unknown format $f" >&2; exit 2 ;;
+    esac
+    case $f in cachesim) bench_cachesim_only ;; *) "bench_$f" ;; esac
 done
 echo "summary:"
 printf '%s' "$verdicts"

@@ -266,55 +266,86 @@ static void normalize(tstat *s, double f)
     s->sum /= f;
 }
 
+/* The k-way merge's heap of runs, ordered by their next event's key, ties
+ * by run (the earlier run first: a stable merge). */
+typedef struct run_heap {
+    const event *ev;
+    size_t *pos, *end; /* per run: next event, end */
+    uint32_t *h;       /* runs, a binary min-heap */
+    size_t n;
+} run_heap;
+
+static int run_before(const run_heap *q, uint32_t a, uint32_t b)
+{
+    uint64_t ka = q->ev[q->pos[a]].key, kb = q->ev[q->pos[b]].key;
+    return ka < kb || (ka == kb && a < b);
+}
+
+static void run_sift_down(run_heap *q, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < q->n && run_before(q, q->h[l], q->h[m]))
+            m = l;
+        if (l + 1 < q->n && run_before(q, q->h[l + 1], q->h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        uint32_t t = q->h[i];
+        q->h[i] = q->h[m];
+        q->h[m] = t;
+        i = m;
+    }
+}
+
 /* Stable sort of the events by key (they come sorted per thread). */
 static int sort_events(tk_xray_graph *g)
 {
     size_t n = g->nev, nruns = 0;
-    /* natural merge sort: each thread's events come sorted, so the runs
-     * are the stretches between thread switches (FDR buffers) */
+    /* each thread's events come sorted, so the runs are the stretches
+     * between thread switches (FDR buffers): merged k ways */
     for (size_t i = 1; i < n; i++)
         nruns += g->ev[i - 1].key > g->ev[i].key;
     if (nruns == 0)
         return 0;
     nruns++;
-    event *tmp = malloc(n * sizeof *tmp);
-    size_t *start = malloc((nruns + 1) * sizeof *start);
-    if (!tmp || !start) {
-        free(tmp);
-        free(start);
+    if (nruns > UINT32_MAX)
         return -1;
-    }
-    start[0] = 0;
-    for (size_t i = 1, r = 1; i < n; i++)
-        if (g->ev[i - 1].key > g->ev[i].key)
-            start[r++] = i;
-    start[nruns] = n;
-    event *a = g->ev, *b = tmp;
-    while (nruns > 1) {
-        size_t out = 0;
-        for (size_t r = 0; r < nruns; r += 2) {
-            size_t lo = start[r], mid = start[r + 1 < nruns ? r + 1 : nruns],
-                   hi = start[r + 2 < nruns ? r + 2 : nruns];
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) /* stable: the left run first on ties */
-                b[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
-            while (i < mid)
-                b[k++] = a[i++];
-            while (j < hi)
-                b[k++] = a[j++];
-            start[out++] = lo;
+    event *tmp = malloc(n * sizeof *tmp);
+    size_t *pos = malloc(nruns * sizeof *pos), *end = malloc(nruns * sizeof *end);
+    uint32_t *h = malloc(nruns * sizeof *h);
+    int rc = -1;
+    if (tmp && pos && end && h) {
+        pos[0] = 0;
+        for (size_t i = 1, r = 1; i < n; i++)
+            if (g->ev[i - 1].key > g->ev[i].key) {
+                end[r - 1] = i;
+                pos[r++] = i;
+            }
+        end[nruns - 1] = n;
+        run_heap q = {g->ev, pos, end, h, nruns};
+        for (size_t r = 0; r < nruns; r++)
+            h[r] = (uint32_t)r;
+        for (size_t i = nruns / 2; i-- > 0;)
+            run_sift_down(&q, i);
+        for (size_t k = 0; q.n; k++) {
+            uint32_t r = q.h[0];
+            tmp[k] = g->ev[q.pos[r]++];
+            if (q.pos[r] == q.end[r])
+                q.h[0] = q.h[--q.n];
+            run_sift_down(&q, 0);
         }
-        start[out] = n;
-        nruns = out;
-        event *x = a;
-        a = b;
-        b = x;
+        free(g->ev);
+        g->ev = tmp;
+        g->evcap = n;
+        tmp = NULL;
+        rc = 0;
     }
-    if (a != g->ev)
-        memcpy(g->ev, a, n * sizeof *a);
     free(tmp);
-    free(start);
-    return 0;
+    free(pos);
+    free(end);
+    free(h);
+    return rc;
 }
 
 uint64_t tk_xg_edge_key(int32_t from, int32_t to)
