@@ -55,6 +55,8 @@ def tk(*args):
 def one(exe, k):
     trace = os.path.join(TMP, "killed%d.trace" % k)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TRACEKIT_CACHERAY": trace}
+    if os.path.exists(trace):  # a previous run's trace would end the wait at once
+        os.remove(trace)
     p = subprocess.Popen([exe], env=env)
     deadline = time.time() + 20
     want = (3 + k) << 20  # a few buffers' worth, then kill
