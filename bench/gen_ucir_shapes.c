@@ -2,8 +2,11 @@
  * (issue 23), each stressing one dimension (the normal trace is
  * tk-gen-ucir's, of about 2N records):
  *   maps N     N distinct one-page maps, each followed by an instruction
- *   holes N    one map of 2N pages, then every other page unmapped, an
- *              instruction after each unmap (N fragments of one region)
+ *   rmaps N    the same maps from the highest address down (each one
+ *              before all the others: a sorted array's worst case)
+ *   holes N    2N pages mapped (in maps of 2 GiB at most: sizes are 32-bit),
+ *              then every other page unmapped, an instruction after each
+ *              unmap (N fragments of a few regions)
  *   bigsys N   syscalls with 1 MiB payloads (a read() filling a buffer),
  *              about as many inflated bytes as the normal trace's
  *   sysops N   syscalls with 65535 nested register changes each, N ops in all
@@ -27,7 +30,7 @@ static tk_error err;
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: tk-gen-ucir-shapes maps|holes|bigsys|sysops|frames N -o OUT\n");
+    fprintf(stderr, "usage: tk-gen-ucir-shapes maps|rmaps|holes|bigsys|sysops|frames N -o OUT\n");
     exit(2);
 }
 
@@ -81,13 +84,16 @@ static void syscall_read(uint64_t i, uint64_t buf, const uint8_t *data)
 
 static void shape(const char *name, uint64_t n)
 {
-    if (!strcmp(name, "maps")) {
+    if (!strcmp(name, "maps") || !strcmp(name, "rmaps")) {
+        int down = name[0] == 'r';
         for (uint64_t i = 0; i < n; i++) {
-            map(AREA + 0x2000 * i, 0x1000);
+            map(AREA + 0x2000 * (down ? n - 1 - i : i), 0x1000);
             insn(i);
         }
     } else if (!strcmp(name, "holes")) {
-        map(AREA, 0x2000 * n);
+        const uint64_t most = 0x80000000ull; /* a multiple of the 2-page step */
+        for (uint64_t at = 0; at < 0x2000 * n; at += most)
+            map(AREA + at, 0x2000 * n - at < most ? 0x2000 * n - at : most);
         for (uint64_t i = 0; i < n; i++) {
             tk_ucir_op op = {.kind = TK_UCIR_MEM_UNMAP, .addr = AREA + 0x2000 * i + 0x1000,
                              .size = 0x1000};

@@ -228,7 +228,7 @@ bench_shapes() {
                 "$sf_common|bbm" ;;
         ucir)
             shapes_format ucir "tk-gen-ucir --bytes $((26 * n))" \
-                "maps:records:n holes:records:n bigsys:bytes:- sysops:records:n frames:records:n" \
+                "maps:records:n rmaps:records:n holes:records:n bigsys:bytes:- sysops:records:n frames:records:n" \
                 "$sf_common|replay|replay --at @M --index @.idx" ;;
         *) echo "bench: unknown shapes format $fmt" >&2; exit 2 ;;
         esac

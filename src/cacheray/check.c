@@ -1,36 +1,17 @@
-/* Cacheray semantic checks: the set of live RTTA regions (an ordered tree of
- * disjoint intervals, and the empty regions in a tree of their own, so a
- * million of them cost no walk past them) and questionable-but-legal
- * records. */
+/* Cacheray semantic checks: the set of live RTTA regions (region_tree.c,
+ * shared with the simulator) and questionable-but-legal records. */
 #include <stdlib.h>
 
-/* libbsd leaves __unused undefined (Debian #522773) but tree.h uses it. */
-#define __unused __attribute__((unused))
-#include <bsd/sys/tree.h>
+#include "cacheray/cacheray_int.h"
 
 #include <tracekit/cacheray.h>
 
-typedef struct region {
-    RB_ENTRY(region) link;
-    uint64_t start, last; /* [start, last], inclusive so 2^64 fits */
-    int empty;            /* elemsize or elemcount 0: no bytes */
-} region;
-
-static int region_cmp(const region *a, const region *b)
-{
-    return a->start < b->start ? -1 : a->start > b->start;
-}
-
-RB_HEAD(region_tree, region);
-
-RB_GENERATE_STATIC(region_tree, region, link, region_cmp)
-#undef __unused
-
 struct tk_cacheray_checker {
-    struct region_tree live;  /* non-empty: disjoint */
-    struct region_tree empty; /* empty: clash only with a region at their start */
-    uint64_t nlive;
-    tk_cacheray_warning *last; /* warnings of the last check */
+    tk_cr_regions *live;        /* tk_cr_region.type: the caller's tag */
+    tk_cr_region *added;        /* the last check's new region */
+    uint32_t removed_tag;       /* the region the last RTTA_REMOVE ended */
+    tk_cacheray_warning *last;  /* warnings of the last check */
+    uint32_t *last_tag;         /* per warning: the region it ended */
     int nlast, last_cap;
     int oom;
 };
@@ -43,36 +24,28 @@ static tk_status oom(tk_error *err)
 tk_cacheray_checker *tk_cacheray_checker_new(tk_error *err)
 {
     tk_cacheray_checker *c = calloc(1, sizeof *c);
-    if (!c) {
+    if (!c || !(c->live = tk_cr_regions_new())) {
+        free(c);
         oom(err);
         return NULL;
     }
-    RB_INIT(&c->live);
-    RB_INIT(&c->empty);
     return c;
-}
-
-static void free_tree(struct region_tree *t)
-{
-    region *r, *next;
-    for (r = RB_MIN(region_tree, t); r; r = next) {
-        next = RB_NEXT(region_tree, t, r);
-        RB_REMOVE(region_tree, t, r);
-        free(r);
-    }
 }
 
 void tk_cacheray_checker_free(tk_cacheray_checker *c)
 {
     if (!c)
         return;
-    free_tree(&c->live);
-    free_tree(&c->empty);
+    tk_cr_regions_free(c->live);
     free(c->last);
+    free(c->last_tag);
     free(c);
 }
 
-uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c) { return c->nlive; }
+uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c)
+{
+    return tk_cr_regions_count(c->live);
+}
 
 static const char *warning_code(tk_cacheray_warning_kind k)
 {
@@ -105,7 +78,8 @@ typedef struct warn_out {
     uint64_t offset, index, addr;
 } warn_out;
 
-static void warn(warn_out *w, tk_cacheray_warning_kind kind, uint64_t other)
+/* `tag`: the region the warning ended, TK_CACHERAY_NO_TAG for none. */
+static void warn(warn_out *w, tk_cacheray_warning_kind kind, uint64_t other, uint32_t tag)
 {
     tk_cacheray_warning x = {kind, w->offset, w->index, w->addr, other,
                              warning_code(kind), warning_text(kind)};
@@ -115,14 +89,18 @@ static void warn(warn_out *w, tk_cacheray_warning_kind kind, uint64_t other)
     if (c->nlast == c->last_cap) {
         int cap = c->last_cap ? c->last_cap * 2 : 8;
         tk_cacheray_warning *v = realloc(c->last, (size_t)cap * sizeof *v);
-        if (!v) {
+        if (v)
+            c->last = v;
+        uint32_t *t = v ? realloc(c->last_tag, (size_t)cap * sizeof *t) : NULL;
+        if (!t) {
             c->oom = 1;
             w->n++;
             return;
         }
-        c->last = v;
+        c->last_tag = t;
         c->last_cap = cap;
     }
+    c->last_tag[c->nlast] = tag;
     c->last[c->nlast++] = x;
     w->n++;
 }
@@ -132,64 +110,51 @@ const tk_cacheray_warning *tk_cacheray_checker_warnings(const tk_cacheray_checke
     return c->last;
 }
 
-/* Regions sharing a start always clash (RTTA_REMOVE names them by it). */
-static int overlaps(const region *r, uint64_t start, uint64_t last, int empty)
+void tk_cacheray_checker_tag(tk_cacheray_checker *c, uint32_t tag)
 {
-    return r->start == start ||
-           (!r->empty && !empty && r->start <= last && start <= r->last);
+    if (c->added)
+        c->added->type = tag;
+}
+
+uint32_t tk_cacheray_checker_ended(const tk_cacheray_checker *c, int i)
+{
+    return c->last_tag[i];
+}
+
+uint32_t tk_cacheray_checker_removed(const tk_cacheray_checker *c) { return c->removed_tag; }
+
+/* tk_cr_regions' callback for a region an RTTA_ADD overlapped. */
+static void end_overlapped(void *ctx, tk_cr_region *r)
+{
+    warn(ctx, TK_CACHERAY_WARN_OVERLAP, r->start, r->type);
 }
 
 static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       warn_out *w)
 {
     uint64_t size = (uint64_t)rec->elemsize * rec->elemcount;
-    uint64_t start = rec->addr, last = start + size - 1;
-    int empty = size == 0;
-    if (empty)
-        warn(w, TK_CACHERAY_WARN_EMPTY_REGION, 0);
-    else if (last < start) {
-        warn(w, TK_CACHERAY_WARN_REGION_WRAPS, 0);
-        last = UINT64_MAX;
-    }
-    /* End every live region the new one overlaps, in address order: the
-     * predecessor may reach into it, successors may start inside it. Only
-     * non-empty regions can reach it (they are disjoint), and an empty
-     * one clashes only at its start, where no other live region starts. */
-    region key = {.start = start};
-    region *r = RB_NFIND(region_tree, &c->live, &key);
-    region *prev = r ? RB_PREV(region_tree, &c->live, r) : RB_MAX(region_tree, &c->live);
-    if (prev && overlaps(prev, start, last, empty)) {
-        warn(w, TK_CACHERAY_WARN_OVERLAP, prev->start);
-        RB_REMOVE(region_tree, &c->live, prev);
-        free(prev);
-        c->nlive--;
-    }
-    region *same = RB_FIND(region_tree, &c->empty, &key);
-    if (same) {
-        warn(w, TK_CACHERAY_WARN_OVERLAP, same->start);
-        RB_REMOVE(region_tree, &c->empty, same);
-        free(same);
-        c->nlive--;
-    }
-    while (r && (r->start == start || (!empty && r->start <= last))) {
-        region *next = RB_NEXT(region_tree, &c->live, r);
-        if (overlaps(r, start, last, empty)) {
-            warn(w, TK_CACHERAY_WARN_OVERLAP, r->start);
-            RB_REMOVE(region_tree, &c->live, r);
-            free(r);
-            c->nlive--;
-        }
-        r = next;
-    }
-    region *n = malloc(sizeof *n);
+    if (size == 0)
+        warn(w, TK_CACHERAY_WARN_EMPTY_REGION, 0, TK_CACHERAY_NO_TAG);
+    else if (rec->addr + (size - 1) < rec->addr)
+        warn(w, TK_CACHERAY_WARN_REGION_WRAPS, 0, TK_CACHERAY_NO_TAG);
+    tk_cr_region *n = tk_cr_regions_add(c->live, rec->addr, size, end_overlapped, w);
     if (!n)
         return -1;
-    n->start = start;
-    n->last = empty ? start : last;
-    n->empty = empty;
-    RB_INSERT(region_tree, empty ? &c->empty : &c->live, n);
-    c->nlive++;
+    n->type = TK_CACHERAY_NO_TAG;
+    c->added = n;
     return 0;
+}
+
+static void ended_by_remove(void *ctx, tk_cr_region *r)
+{
+    tk_cacheray_checker *c = ctx;
+    c->removed_tag = r->type;
+}
+
+static void remove_region(tk_cacheray_checker *c, warn_out *w, uint64_t addr)
+{
+    if (!tk_cr_regions_remove(c->live, addr, ended_by_remove, c))
+        warn(w, TK_CACHERAY_WARN_REMOVE_UNKNOWN, 0, TK_CACHERAY_NO_TAG);
 }
 
 int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
@@ -198,11 +163,13 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
 {
     warn_out w = {c, out, cap, 0, offset, index, rec->addr};
     c->nlast = 0;
+    c->added = NULL;
+    c->removed_tag = TK_CACHERAY_NO_TAG;
     switch (rec->type) {
     case TK_CACHERAY_READ:
     case TK_CACHERAY_WRITE:
         if (rec->size == 0)
-            warn(&w, TK_CACHERAY_WARN_ZERO_SIZE, 0);
+            warn(&w, TK_CACHERAY_WARN_ZERO_SIZE, 0, TK_CACHERAY_NO_TAG);
         break;
     case TK_CACHERAY_RTTA_ADD:
         if (add_region(c, rec, &w) != 0) {
@@ -210,21 +177,9 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
             return -1;
         }
         break;
-    case TK_CACHERAY_RTTA_REMOVE: {
-        region key = {.start = rec->addr};
-        struct region_tree *t = &c->live;
-        region *r = RB_FIND(region_tree, t, &key);
-        if (!r)
-            r = RB_FIND(region_tree, t = &c->empty, &key);
-        if (!r) {
-            warn(&w, TK_CACHERAY_WARN_REMOVE_UNKNOWN, 0);
-        } else {
-            RB_REMOVE(region_tree, t, r);
-            free(r);
-            c->nlive--;
-        }
+    case TK_CACHERAY_RTTA_REMOVE:
+        remove_region(c, &w, rec->addr);
         break;
-    }
     }
     if (c->oom) {
         oom(err);

@@ -147,17 +147,82 @@ static int busier(const void *a, const void *b)
     return p != q ? (p < q) - (p > q) : (x->id > y->id) - (x->id < y->id);
 }
 
+/* The table shows the first TK_HTML_MAX_ROWS threads in that order and
+ * sums the others, so only those are kept and sorted: a heap of them
+ * whose root is the last in order (a million threads made a 96 MB copy
+ * and sorted it). */
+typedef struct top {
+    tk_cachesim_thread *v; /* a heap: v[0] sorts after the others */
+    size_t *idx;           /* each one's thread index */
+    size_t n, cap;
+} top;
+
+static void sift_down(top *t, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < t->n && busier(&t->v[l], &t->v[m]) > 0)
+            m = l;
+        if (r < t->n && busier(&t->v[r], &t->v[m]) > 0)
+            m = r;
+        if (m == i)
+            return;
+        tk_cachesim_thread x = t->v[i];
+        size_t xi = t->idx[i];
+        t->v[i] = t->v[m];
+        t->idx[i] = t->idx[m];
+        t->v[m] = x;
+        t->idx[m] = xi;
+        i = m;
+    }
+}
+
+static void top_offer(top *t, const tk_cachesim_thread *x, size_t i)
+{
+    if (t->n < t->cap) { /* sift up */
+        size_t j = t->n++;
+        while (j > 0 && busier(x, &t->v[(j - 1) / 2]) > 0) {
+            t->v[j] = t->v[(j - 1) / 2];
+            t->idx[j] = t->idx[(j - 1) / 2];
+            j = (j - 1) / 2;
+        }
+        t->v[j] = *x;
+        t->idx[j] = i;
+    } else if (busier(x, &t->v[0]) < 0) {
+        t->v[0] = *x;
+        t->idx[0] = i;
+        sift_down(t, 0);
+    }
+}
+
+static void thread_row(tk_html *h, tk_crh *c, const tk_cachesim_thread *t)
+{
+    tk_html_value row[MAX_COLS];
+    row[0] = tk_html_u64(t->id);
+    count_cells(c, row, 1, &t->c);
+    tk_html_table_row(h, row);
+}
+
 void tk_crh_threads(tk_html *h, tk_crh *c)
 {
-    size_t nt = tk_cachesim_threads(c->sim);
-    tk_cachesim_thread *t = malloc((nt ? nt : 1) * sizeof *t);
-    if (!t) {
+    size_t nt = tk_cachesim_threads(c->sim), k = nt < TK_HTML_MAX_ROWS ? nt : TK_HTML_MAX_ROWS;
+    top t = {malloc((k ? k : 1) * sizeof *t.v), malloc((k ? k : 1) * sizeof *t.idx), 0, k};
+    unsigned char *shown = calloc(nt / 8 + 1, 1);
+    if (!t.v || !t.idx || !shown) {
+        free(t.v);
+        free(t.idx);
+        free(shown);
         tk_html_para(h, "The thread table could not be built (out of memory).");
         return;
     }
-    for (size_t i = 0; i < nt; i++)
-        tk_cachesim_get_thread(c->sim, i, &t[i]);
-    qsort(t, nt, sizeof *t, busier);
+    tk_cachesim_thread x;
+    for (size_t i = 0; i < nt; i++) {
+        tk_cachesim_get_thread(c->sim, i, &x);
+        top_offer(&t, &x, i);
+    }
+    for (size_t i = 0; i < t.n; i++)
+        shown[t.idx[i] / 8] |= (unsigned char)(1u << t.idx[i] % 8);
+    qsort(t.v, t.n, sizeof *t.v, busier);
     tk_html_column cols[MAX_COLS];
     level_name names[TK_CACHESIM_MAX_LEVELS];
     size_t n = 0;
@@ -168,12 +233,18 @@ void tk_crh_threads(tk_html *h, tk_crh *c)
                                .caption = "Accesses and misses per thread, most accessing "
                                           "first (as report --json's threads)"};
     tk_html_table_begin(h, &spec);
+    for (size_t i = 0; i < t.n; i++)
+        thread_row(h, c, &t.v[i]);
+    /* The others are only counted and summed: integer sums, exact in
+     * doubles (below 2^53) whatever their order, so in the table's. */
     for (size_t i = 0; i < nt; i++) {
-        tk_html_value row[MAX_COLS];
-        row[0] = tk_html_u64(t[i].id);
-        count_cells(c, row, 1, &t[i].c);
-        tk_html_table_row(h, row);
+        if (shown[i / 8] >> (i % 8) & 1)
+            continue;
+        tk_cachesim_get_thread(c->sim, i, &x);
+        thread_row(h, c, &x);
     }
     tk_html_table_end(h);
-    free(t);
+    free(t.v);
+    free(t.idx);
+    free(shown);
 }

@@ -8,8 +8,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cacheray/perfetto_int.h"
+#include "core/numfmt.h"
 
 static tk_status oom(tk_error *err)
 {
@@ -40,7 +42,6 @@ static tk_status counter_track(tk_crpf *c, uint64_t uuid, uint64_t parent, const
 
 tk_status tk_crpf_counters_init(tk_crpf *c, tk_error *err)
 {
-    tk_map_init(&c->threads, sizeof(tk_crpf_thread));
     c->nlevels = c->sim ? tk_cachesim_levels(c->sim) : 0;
     if (!c->nlevels)
         return TK_OK;
@@ -66,9 +67,19 @@ tk_status tk_crpf_counters_init(tk_crpf *c, tk_error *err)
 
 void tk_crpf_counters_free(tk_crpf *c)
 {
-    tk_map_free(&c->threads);
+    tk_pf_index_free(&c->thread_index);
+    free(c->threads);
     free(c->active.v);
     free(c->was_active.v);
+}
+
+/* "thread <tid> <what>", without printf: threads can be millions. */
+static void thread_track_name(char out[48], uint64_t tid, const char *what)
+{
+    memcpy(out, "thread ", 7);
+    size_t n = 7 + tk_num_printf_u(out + 7, tid, 0);
+    out[n] = ' ';
+    strcpy(out + n + 1, what);
 }
 
 /* A new thread's counter tracks. */
@@ -78,17 +89,21 @@ static tk_status declare_thread(tk_crpf *c, uint64_t tid, tk_crpf_thread *t, tk_
         c->accesses_uuid = c->next_uuid++;
         if (tk_perfetto_track(c->seq, c->accesses_uuid, 0, "memory accesses", err) != TK_OK)
             return err->status;
+        snprintf(c->unit_reads, sizeof c->unit_reads, "reads per %" PRIu64 " records",
+                 c->window);
+        snprintf(c->unit_writes, sizeof c->unit_writes, "writes per %" PRIu64 " records",
+                 c->window);
     }
     char name[48];
     t->uuid = c->next_uuid;
     c->next_uuid += 2;
-    snprintf(name, sizeof name, "thread %" PRIu64 " reads", tid);
-    if (counter_track(c, t->uuid, c->accesses_uuid, name, TK_PERFETTO_UNIT_COUNT, "reads",
-                      err))
+    thread_track_name(name, tid, "reads");
+    if (tk_perfetto_counter_track(c->seq, t->uuid, c->accesses_uuid, name,
+                                  TK_PERFETTO_UNIT_COUNT, c->unit_reads, err) != TK_OK)
         return err->status;
-    snprintf(name, sizeof name, "thread %" PRIu64 " writes", tid);
-    return counter_track(c, t->uuid + 1, c->accesses_uuid, name, TK_PERFETTO_UNIT_COUNT,
-                         "writes", err);
+    thread_track_name(name, tid, "writes");
+    return tk_perfetto_counter_track(c->seq, t->uuid + 1, c->accesses_uuid, name,
+                                     TK_PERFETTO_UNIT_COUNT, c->unit_writes, err);
 }
 
 /* List `t` (index i) as active in this window, once. */
@@ -102,14 +117,26 @@ static tk_status mark(tk_crpf *c, tk_crpf_thread *t, size_t i, tk_error *err)
 
 tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
 {
-    size_t before = c->threads.n;
-    tk_crpf_thread *t = tk_map_u64(&c->threads, tid);
-    if (!t || c->threads.n > UINT32_MAX)
+    if (c->thread_index.n == c->threads_cap) { /* room for a new one first */
+        size_t cap = c->threads_cap ? c->threads_cap * 2 : 16;
+        tk_crpf_thread *v = realloc(c->threads, cap * sizeof *v);
+        if (!v)
+            return oom(err);
+        c->threads = v;
+        c->threads_cap = cap;
+    }
+    int added;
+    int64_t at = tk_pf_index_get(&c->thread_index, tid, &added);
+    if (at < 0)
         return oom(err);
-    size_t i = (size_t)(t - (tk_crpf_thread *)tk_map_value(&c->threads, 0));
-    if (c->threads.n > before && declare_thread(c, tid, t, err) != TK_OK)
-        return err->status;
-    c->cur = t; /* the map may have moved the others: only this one is kept */
+    size_t i = (size_t)at;
+    tk_crpf_thread *t = &c->threads[i];
+    if (added) {
+        memset(t, 0, sizeof *t);
+        if (declare_thread(c, tid, t, err) != TK_OK)
+            return err->status;
+    }
+    c->cur = t; /* the array may have moved the others: only this one is kept */
     c->tid = tid;
     return mark(c, t, i, err);
 }
@@ -146,13 +173,13 @@ static tk_status level_values(tk_crpf *c, uint64_t ts, tk_error *err)
 tk_status tk_crpf_flush(tk_crpf *c, uint64_t ts, tk_error *err)
 {
     for (size_t i = 0; i < c->active.n; i++) {
-        tk_crpf_thread *t = tk_map_value(&c->threads, c->active.v[i]);
+        tk_crpf_thread *t = &c->threads[c->active.v[i]];
         if (thread_values(c, ts, t, t->count[0], t->count[1], err) != TK_OK)
             return err->status;
         t->count[0] = t->count[1] = 0;
     }
     for (size_t i = 0; i < c->was_active.n; i++) {
-        tk_crpf_thread *t = tk_map_value(&c->threads, c->was_active.v[i]);
+        tk_crpf_thread *t = &c->threads[c->was_active.v[i]];
         if (t->mark != c->win_no + 1 && thread_values(c, ts, t, 0, 0, err) != TK_OK)
             return err->status;
     }
@@ -166,8 +193,7 @@ tk_status tk_crpf_flush(tk_crpf *c, uint64_t ts, tk_error *err)
     /* the hot loop counts for `cur` without looking it up again */
     if (!c->cur)
         return TK_OK;
-    return mark(c, c->cur, (size_t)(c->cur - (tk_crpf_thread *)tk_map_value(&c->threads, 0)),
-                err);
+    return mark(c, c->cur, (size_t)(c->cur - c->threads), err);
 }
 
 tk_status tk_crpf_window_end(tk_crpf *c, uint64_t ts, tk_error *err)

@@ -11,17 +11,19 @@
 #include <tracekit/cachesim.h>
 
 #include "core/hashmap.h"
+#include "export/perfetto/index.h"
 #include "export/perfetto/perfetto.h"
 
 #define TK_CRPF_NONE UINT32_MAX
+#define TK_CRPF_BUSY (UINT32_MAX - 1)
 
 /* A row a live region's slice sits on; lanes of a type are reused once
  * free, so a type has as many lanes as it ever had regions live at once. */
 typedef struct tk_crpf_lane {
     uint64_t uuid;
     uint32_t type;      /* index in tk_crpf.types */
-    uint32_t next_free; /* the type's free list; TK_CRPF_NONE ends it */
-    int busy;
+    uint32_t next_free; /* the type's free list; TK_CRPF_NONE ends it,
+                           TK_CRPF_BUSY: a slice is open on the lane */
 } tk_crpf_lane;
 
 typedef struct tk_crpf_type {
@@ -32,14 +34,6 @@ typedef struct tk_crpf_type {
     uint32_t free_lane; /* TK_CRPF_NONE: none free */
     uint32_t nlanes;
 } tk_crpf_type;
-
-/* Live regions by start address (RTTA_REMOVE names them by it): open
- * addressing, linear probing, deletion by backward shift. */
-typedef struct tk_crpf_live {
-    uint64_t *keys;
-    uint32_t *lane;     /* lane index + 1; 0: an empty slot */
-    size_t n, mask;     /* mask + 1 slots, a power of two */
-} tk_crpf_live;
 
 /* One thread's accesses in the current window. */
 typedef struct tk_crpf_thread {
@@ -65,19 +59,21 @@ typedef struct tk_crpf {
     tk_perfetto *p;
     tk_perfetto_seq *seq;
     uint64_t next_uuid;
-    /* regions */
+    /* regions (the checker's tag of a live region is its lane) */
     tk_cacheray_checker *checker;
     uint64_t regions_uuid;          /* 0 until the first RTTA record */
     tk_map types;                   /* name -> tk_crpf_type */
     tk_crpf_lane *lanes;
     size_t nlanes, lanes_cap;
-    tk_crpf_live live;
     uint64_t cat_rtta, name_unmatched;
     uint64_t arg_addr, arg_elemsize, arg_elemcount, arg_bytes, arg_thread;
     /* accesses per thread and window */
     uint64_t window, win_end, win_no;
     uint64_t accesses_uuid;         /* 0 until the first access */
-    tk_map threads;                 /* thread id -> tk_crpf_thread */
+    char unit_reads[64], unit_writes[64]; /* the threads' counters' units */
+    tk_pf_index thread_index;       /* thread id -> index in threads */
+    tk_crpf_thread *threads;        /* thread_index.n of them */
+    size_t threads_cap;
     uint64_t tid;                   /* the thread `cur` counts for */
     tk_crpf_thread *cur;            /* NULL: none yet */
     tk_crpf_list active, was_active;

@@ -8,88 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cacheray/cacheray_int.h"
 #include "cacheray/perfetto_int.h"
 #include "core/strbuf.h"
 
 static tk_status oom(tk_error *err)
 {
     return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-}
-
-/* ------------------------------------------------------- live regions */
-
-static size_t slot_of(const tk_crpf_live *m, uint64_t key)
-{
-    return (size_t)tk_hash_u64(key) & m->mask;
-}
-
-static int live_grow(tk_crpf_live *m)
-{
-    size_t nslots = m->keys ? (m->mask + 1) * 2 : 64;
-    tk_crpf_live g = {calloc(nslots, sizeof *g.keys), calloc(nslots, sizeof *g.lane), m->n,
-                      nslots - 1};
-    if (!g.keys || !g.lane) {
-        free(g.keys);
-        free(g.lane);
-        return -1;
-    }
-    for (size_t i = 0; m->keys && i <= m->mask; i++) {
-        if (!m->lane[i])
-            continue;
-        size_t j = slot_of(&g, m->keys[i]);
-        while (g.lane[j])
-            j = (j + 1) & g.mask;
-        g.keys[j] = m->keys[i];
-        g.lane[j] = m->lane[i];
-    }
-    free(m->keys);
-    free(m->lane);
-    *m = g;
-    return 0;
-}
-
-/* The slot holding `key`, or the empty slot ending its probe run. */
-static size_t live_find(const tk_crpf_live *m, uint64_t key)
-{
-    size_t i = slot_of(m, key);
-    while (m->lane[i] && m->keys[i] != key)
-        i = (i + 1) & m->mask;
-    return i;
-}
-
-static int live_put(tk_crpf_live *m, uint64_t key, uint32_t lane)
-{
-    if ((m->n + 1) * 4 > (m->keys ? m->mask + 1 : 0) * 3 && live_grow(m) != 0)
-        return -1;
-    size_t i = live_find(m, key);
-    m->n += !m->lane[i];
-    m->keys[i] = key;
-    m->lane[i] = lane + 1;
-    return 0;
-}
-
-/* Remove `key`; its lane, or TK_CRPF_NONE when it is not there. */
-static uint32_t live_take(tk_crpf_live *m, uint64_t key)
-{
-    if (!m->keys)
-        return TK_CRPF_NONE;
-    size_t i = live_find(m, key);
-    if (!m->lane[i])
-        return TK_CRPF_NONE;
-    uint32_t lane = m->lane[i] - 1;
-    /* Backward shift: move up each later entry of the run that may sit
-     * in the hole, so no probe run has a gap. */
-    for (size_t j = (i + 1) & m->mask; m->lane[j]; j = (j + 1) & m->mask) {
-        size_t home = slot_of(m, m->keys[j]);
-        if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
-            m->keys[i] = m->keys[j];
-            m->lane[i] = m->lane[j];
-            i = j;
-        }
-    }
-    m->lane[i] = 0;
-    m->n--;
-    return lane;
 }
 
 /* A type name as protobuf's strings must be, UTF-8: each byte of an
@@ -145,8 +70,6 @@ void tk_crpf_regions_free(tk_crpf *c)
     tk_cacheray_checker_free(c->checker);
     tk_map_free(&c->types);
     free(c->lanes);
-    free(c->live.keys);
-    free(c->live.lane);
 }
 
 /* The "regions" track, declared before the first RTTA record's event. */
@@ -186,7 +109,7 @@ static tk_status take_lane(tk_crpf *c, uint32_t type, uint32_t *lane, tk_error *
     if (t->free_lane != TK_CRPF_NONE) {
         *lane = t->free_lane;
         t->free_lane = c->lanes[*lane].next_free;
-        c->lanes[*lane].busy = 1;
+        c->lanes[*lane].next_free = TK_CRPF_BUSY;
         return TK_OK;
     }
     if (c->nlanes == c->lanes_cap) {
@@ -198,7 +121,7 @@ static tk_status take_lane(tk_crpf *c, uint32_t type, uint32_t *lane, tk_error *
         c->lanes_cap = cap;
     }
     *lane = (uint32_t)c->nlanes++;
-    c->lanes[*lane] = (tk_crpf_lane){c->next_uuid++, type, TK_CRPF_NONE, 1};
+    c->lanes[*lane] = (tk_crpf_lane){c->next_uuid++, type, TK_CRPF_BUSY};
     t->nlanes++;
     /* "TYPE #k" (a NUL in the name cuts the track's name short there) */
     size_t len = t->label_len + 16;
@@ -211,15 +134,14 @@ static tk_status take_lane(tk_crpf *c, uint32_t type, uint32_t *lane, tk_error *
     return st;
 }
 
-/* End the slice of the region starting at `addr`, if one is live. */
-static tk_status end_region(tk_crpf *c, uint64_t addr, uint64_t ts, tk_error *err)
+/* End the slice on `lane` (the checker's tag of the region that ended;
+ * TK_CRPF_NONE: none). */
+static tk_status end_region(tk_crpf *c, uint32_t lane, uint64_t ts, tk_error *err)
 {
-    uint32_t lane = live_take(&c->live, addr);
     if (lane == TK_CRPF_NONE)
         return TK_OK;
     tk_crpf_lane *l = &c->lanes[lane];
     tk_crpf_type *t = tk_map_value(&c->types, l->type);
-    l->busy = 0;
     l->next_free = t->free_lane;
     t->free_lane = lane;
     return tk_perfetto_end(c->seq, ts, l->uuid, err);
@@ -231,8 +153,7 @@ static tk_status begin_region(tk_crpf *c, const tk_cacheray_record *rec, uint64_
     uint32_t type = 0, lane = 0;
     if (type_of(c, rec, &type, err) != TK_OK || take_lane(c, type, &lane, err) != TK_OK)
         return err->status;
-    if (live_put(&c->live, rec->addr, lane) != 0)
-        return oom(err);
+    tk_cacheray_checker_tag(c->checker, lane);
     const tk_crpf_type *t = tk_map_value(&c->types, type);
     tk_perfetto_arg args[] = {
         {c->arg_addr, TK_PERFETTO_ARG_HEX, {.u = rec->addr}},
@@ -267,10 +188,11 @@ tk_status tk_crpf_region(tk_crpf *c, const tk_cacheray_record *rec, uint64_t ts,
         return err->status;
     const tk_cacheray_warning *w = tk_cacheray_checker_warnings(c->checker);
     if (rec->type == TK_CACHERAY_RTTA_REMOVE)
-        return n ? unmatched(c, rec, ts, err) : end_region(c, rec->addr, ts, err);
+        return n ? unmatched(c, rec, ts, err)
+                 : end_region(c, tk_cacheray_checker_removed(c->checker), ts, err);
     for (int i = 0; i < n; i++)
         if (w[i].kind == TK_CACHERAY_WARN_OVERLAP &&
-            end_region(c, w[i].other_addr, ts, err) != TK_OK)
+            end_region(c, tk_cacheray_checker_ended(c->checker, i), ts, err) != TK_OK)
             return err->status;
     return begin_region(c, rec, ts, err);
 }
@@ -278,7 +200,7 @@ tk_status tk_crpf_region(tk_crpf *c, const tk_cacheray_record *rec, uint64_t ts,
 tk_status tk_crpf_regions_end(tk_crpf *c, uint64_t ts, tk_error *err)
 {
     for (size_t i = 0; i < c->nlanes; i++)
-        if (c->lanes[i].busy && tk_perfetto_end(c->seq, ts, c->lanes[i].uuid, err) != TK_OK)
+        if (c->lanes[i].next_free == TK_CRPF_BUSY && tk_perfetto_end(c->seq, ts, c->lanes[i].uuid, err) != TK_OK)
             return err->status;
     return TK_OK;
 }

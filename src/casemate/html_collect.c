@@ -11,8 +11,8 @@
 
 void tk_cmh_free(tk_cmh *x)
 {
-    for (size_t i = 0; i < x->threads.n; i++)
-        free(((tk_cmh_thread *)tk_map_value(&x->threads, i))->win);
+    for (size_t i = 0; i < x->followed; i++)
+        free(x->win[i]);
     tk_map_free(&x->threads);
     tk_map_free(&x->writes);
     tk_map_free(&x->locks);
@@ -27,9 +27,9 @@ static tk_status oom(tk_error *err)
 /* Windows twice as wide, each the sum of two: the log outgrew them. */
 static void widen(tk_cmh *x)
 {
-    for (size_t i = 0; i < x->threads.n; i++) {
-        uint64_t *w = ((tk_cmh_thread *)tk_map_value(&x->threads, i))->win;
-        for (int k = 0; w && k < TK_CMH_WINDOWS; k++)
+    for (size_t i = 0; i < x->followed; i++) {
+        uint64_t *w = x->win[i];
+        for (int k = 0; k < TK_CMH_WINDOWS; k++)
             w[k] = k < TK_CMH_WINDOWS / 2 ? w[2 * k] + w[2 * k + 1] : 0;
     }
     x->width *= 2;
@@ -44,15 +44,18 @@ static tk_status count_thread(tk_cmh *x, const tk_casemate_record *rec, uint64_t
         return oom(err);
     if (!t->records) {
         t->first = index;
-        if (x->followed < TK_CMH_LANES && (t->win = calloc(TK_CMH_WINDOWS, sizeof *t->win)))
+        /* the first threads seen, while windows can be had */
+        if (x->followed < TK_CMH_LANES && x->followed == x->threads.n - 1 &&
+            (x->win[x->followed] = calloc(TK_CMH_WINDOWS, sizeof **x->win)))
             x->followed++;
     }
     t->records++;
     t->last = index;
     while (index / x->width >= TK_CMH_WINDOWS)
         widen(x);
-    if (t->win)
-        t->win[index / x->width]++;
+    uint64_t *w = (uint64_t *)tk_cmh_win(x, t);
+    if (w)
+        w[index / x->width]++;
     return TK_OK;
 }
 
@@ -78,8 +81,9 @@ static tk_status follow(tk_cmh *x, const tk_casemate_record *rec, uint64_t index
         if (!l)
             return oom(err);
         if (!l->depth)
-            l->taken = event_of(rec, index, line, TK_CMH_TAKER);
-        if (!l->depth || (rec->kind == TK_CASEMATE_TRYLOCK && l->taken.tid == rec->tid))
+            *l = (tk_cmh_lock){.id = rec->id, .record = index, .line = line, .tid = rec->tid,
+                               .kind = (uint8_t)rec->kind};
+        if (!l->depth || (rec->kind == TK_CASEMATE_TRYLOCK && l->tid == rec->tid))
             l->depth++;
     } else if (rec->kind == TK_CASEMATE_UNLOCK) {
         tk_cmh_lock *l = tk_map_find_u64(&x->locks, rec->address);
@@ -106,7 +110,7 @@ static void violation(tk_cmh *x, const tk_casemate_record *rec)
     int lock_op = rec->kind == TK_CASEMATE_LOCK || rec->kind == TK_CASEMATE_TRYLOCK ||
                   rec->kind == TK_CASEMATE_UNLOCK;
     const tk_cmh_lock *taker = lock_op && l && l->depth ? l : NULL;
-    tk_cmx_related_ids(&x->writes, v, rec, taker ? &taker->taken.id : NULL, &x->related_ids);
+    tk_cmx_related_ids(&x->writes, v, rec, taker ? &taker->id : NULL, &x->related_ids);
     relate(x, event_of(rec, x->at_record, x->at_line, TK_CMH_SELF));
     for (size_t i = 0; i < v->nentries && i < 8; i++) {
         const tk_cmh_event *w = tk_map_find_u64(&x->writes, v->entries[i].address & ~(uint64_t)7);
@@ -114,7 +118,9 @@ static void violation(tk_cmh *x, const tk_casemate_record *rec)
             relate(x, *w);
     }
     if (taker)
-        relate(x, taker->taken);
+        relate(x, (tk_cmh_event){.id = taker->id, .record = taker->record, .line = taker->line,
+                                 .tid = taker->tid, .address = rec->address,
+                                 .kind = (tk_casemate_kind)taker->kind, .role = TK_CMH_TAKER});
 }
 
 /* Count the record and step the checker (until its verdict). */

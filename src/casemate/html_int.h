@@ -22,11 +22,11 @@
  * entry (export_check.c shows 8), the lock taker. */
 #define TK_CMH_RELATED 10
 
-/* A thread's records: how many, its first and last record index, and its
- * records per window (NULL past the first TK_CMH_LANES threads). */
+/* A thread's records: how many, its first and last record index (its
+ * records per window, for the first TK_CMH_LANES threads, are in tk_cmh:
+ * a million threads cost 24 bytes each). */
 typedef struct tk_cmh_thread {
     uint64_t records, first, last;
-    uint64_t *win;
 } tk_cmh_thread;
 
 /* Why an event is related to the violation. */
@@ -40,10 +40,12 @@ typedef struct tk_cmh_event {
     tk_cmh_role role;
 } tk_cmh_event;
 
-/* A lock as the log took it (the taker of a held lock, re-entries). */
+/* A lock as the log took it: the taking event (a lock or trylock of the
+ * lock's address, so only what differs is kept), and re-entries. */
 typedef struct tk_cmh_lock {
-    tk_cmh_event taken;
+    uint64_t id, record, line, tid; /* of the taking event */
     uint64_t depth;
+    uint8_t kind;
 } tk_cmh_lock;
 
 typedef struct tk_cmh {
@@ -53,7 +55,8 @@ typedef struct tk_cmh {
     /* the text report's counts */
     uint64_t records, by_kind[TK_CASEMATE_KIND_COUNT];
     tk_map threads;          /* tid -> tk_cmh_thread */
-    size_t followed;         /* threads with windows */
+    size_t followed;         /* threads with windows: the first ones seen */
+    uint64_t *win[TK_CMH_LANES]; /* [i]: windows of the thread seen i-th */
     uint64_t width;          /* records per window */
     /* the verdict: 0 ok, 1 violation, -1 the model gave up */
     int verdict;
@@ -66,6 +69,14 @@ typedef struct tk_cmh {
     size_t nrelated;
     tk_cmx_text related_ids; /* as the Perfetto and Parquet exports say */
 } tk_cmh;
+
+/* The records per window of thread `t` (of x->threads), NULL when none
+ * are kept. */
+static inline const uint64_t *tk_cmh_win(const tk_cmh *x, const tk_cmh_thread *t)
+{
+    size_t i = (size_t)((const unsigned char *)t - x->threads.values) / sizeof *t;
+    return i < x->followed ? x->win[i] : NULL;
+}
 
 /* Read the log into the counts and the checker, as the text report does
  * (html_collect.c). TK_OK, or the reader's error / TK_ENOMEM. */

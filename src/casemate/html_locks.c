@@ -47,18 +47,40 @@ static void guards(const tk_casemate_checker *c, uint64_t addr, tk_cmx_text *t)
 static void row(tk_html *h, const tk_cmh *x, uint64_t addr)
 {
     const tk_casemate_checker *c = x->k;
-    uint64_t *p = cm_map_find(&c->locks, addr);
-    const cm_lock *l = p ? (const cm_lock *)(uintptr_t)*p : NULL;
+    const cm_lock *l = cm_lock_find(c, addr);
     const tk_cmh_lock *t = tk_map_find_u64(&x->locks, addr);
     tk_cmx_text g;
     guards(c, addr, &g);
     tk_html_table_row(h, (tk_html_value[6]){
         tk_html_u64(addr), l ? tk_html_u64(l->holder) : tk_html_null(),
         l ? tk_html_u64(l->count) : tk_html_null(),
-        l && t && t->depth ? tk_html_u64(t->taken.id) : tk_html_null(),
+        l && t && t->depth ? tk_html_u64(t->id) : tk_html_null(),
         g.n ? tk_html_str(g.s) : tk_html_null(),
         !l ? tk_html_str("not held")
            : tk_html_str(cm_lock_authorised(c, l) ? "yes" : "used: a DSB by the holder first")});
+}
+
+/* The locks held, lowest addresses first while rows are left (in record
+ * order when there is no memory to sort them). */
+static void add_held(const tk_casemate_checker *c, uint64_t *locks, size_t *n)
+{
+    uint64_t *held = malloc((c->locks.n ? c->locks.n : 1) * sizeof *held);
+    size_t nh = 0;
+    for (size_t i = 0; i < c->locks.top; i++) {
+        const cm_lock *l = cm_lock_nth(c, i);
+        if (!l->count)
+            continue;
+        if (held)
+            held[nh++] = l->addr;
+        else
+            add(locks, n, l->addr);
+    }
+    if (!held)
+        return;
+    qsort(held, nh, sizeof *held, by_addr);
+    for (size_t i = 0; i < nh && *n < MAX_LOCKS; i++)
+        add(locks, n, held[i]);
+    free(held);
 }
 
 void tk_cmh_locks(tk_html *h, tk_cmh *x)
@@ -77,9 +99,7 @@ void tk_cmh_locks(tk_html *h, tk_cmh *x)
     if (k == TK_CASEMATE_LOCK || k == TK_CASEMATE_TRYLOCK || k == TK_CASEMATE_UNLOCK)
         add(locks, &n, v->record->address);
     size_t first_held = n;
-    for (size_t i = 0; i < c->locks.cap; i++)
-        if (c->locks.used[i])
-            add(locks, &n, c->locks.keys[i]);
+    add_held(c, locks, &n);
     qsort(locks + first_held, n - first_held, sizeof *locks, by_addr);
     if (!n) {
         tk_html_para(h, "Locks: none is held, and no related entry's tree has one.");

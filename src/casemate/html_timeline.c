@@ -3,35 +3,37 @@
  * window, darker the more of the window's records are the thread's, with
  * the violation and the events related to it marked. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "casemate/html_int.h"
 
 /* info --json lists the first 64 threads by id. */
 #define INFO_THREADS 64
 
-typedef struct lane_src {
-    uint64_t tid;
-    const tk_cmh_thread *t;
-} lane_src;
-
 static int by_tid(const void *a, const void *b)
 {
-    uint64_t x = ((const lane_src *)a)->tid, y = ((const lane_src *)b)->tid;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-/* Every thread, by id. NULL when out of memory. */
-static lane_src *threads_by_id(const tk_cmh *x)
+/* Every thread's id, in order (8 bytes a thread: each is then looked up).
+ * NULL when out of memory. */
+static uint64_t *threads_by_id(const tk_cmh *x)
 {
-    lane_src *l = malloc((x->threads.n ? x->threads.n : 1) * sizeof *l);
-    for (size_t i = 0; l && i < x->threads.n; i++)
-        l[i] = (lane_src){x->threads.ukeys[i], tk_map_value(&x->threads, i)};
-    if (l)
+    uint64_t *l = malloc((x->threads.n ? x->threads.n : 1) * sizeof *l);
+    if (l) {
+        memcpy(l, x->threads.ukeys, x->threads.n * sizeof *l);
         qsort(l, x->threads.n, sizeof *l, by_tid);
+    }
     return l;
 }
 
-static void table(tk_html *h, const lane_src *l, size_t n)
+static const tk_cmh_thread *thread_of(const tk_cmh *x, uint64_t tid)
+{
+    return tk_map_find_u64(&x->threads, tid);
+}
+
+static void table(tk_html *h, const tk_cmh *x, const uint64_t *l, size_t n)
 {
     static const tk_html_column cols[4] = {
         {.label = "thread", .key = "thread", .flags = TK_HTML_COL_KEY},
@@ -42,11 +44,11 @@ static void table(tk_html *h, const lane_src *l, size_t n)
                                .ncols = 4, .max_rows = INFO_THREADS,
                                .caption = "Records per thread (as info --json)"};
     tk_html_table_begin(h, &spec);
-    for (size_t i = 0; i < n; i++)
-        tk_html_table_row(h, (tk_html_value[4]){tk_html_u64(l[i].tid),
-                                                tk_html_u64(l[i].t->records),
-                                                tk_html_u64(l[i].t->first),
-                                                tk_html_u64(l[i].t->last)});
+    for (size_t i = 0; i < n; i++) {
+        const tk_cmh_thread *t = thread_of(x, l[i]);
+        tk_html_table_row(h, (tk_html_value[4]){tk_html_u64(l[i]), tk_html_u64(t->records),
+                                                tk_html_u64(t->first), tk_html_u64(t->last)});
+    }
     tk_html_table_end(h);
 }
 
@@ -85,30 +87,31 @@ static size_t marks(const tk_cmh *x, mark *m)
 }
 
 /* One thread's lane: its windows, then its marks. */
-static size_t lane_events(const tk_cmh *x, const lane_src *l, const mark *m, size_t nm,
+static size_t lane_events(const tk_cmh *x, uint64_t tid, const mark *m, size_t nm,
                           tk_html_event *ev, char (*labels)[96])
 {
     size_t k = 0;
-    for (int w = 0; l->t->win && w < TK_CMH_WINDOWS; w++) {
+    const uint64_t *win = tk_cmh_win(x, thread_of(x, tid));
+    for (int w = 0; win && w < TK_CMH_WINDOWS; w++) {
         uint64_t a = (uint64_t)w * x->width, b = a + x->width;
         b = b < x->records ? b : x->records;
-        if (!l->t->win[w] || b <= a)
+        if (!win[w] || b <= a)
             continue;
         snprintf(labels[k], sizeof labels[k], "records %llu-%llu: %llu of this thread's",
                  (unsigned long long)a, (unsigned long long)b - 1,
-                 (unsigned long long)l->t->win[w]);
-        ev[k] = (tk_html_event){(double)a, (double)b, (double)l->t->win[w] / (double)(b - a),
+                 (unsigned long long)win[w]);
+        ev[k] = (tk_html_event){(double)a, (double)b, (double)win[w] / (double)(b - a),
                                 TK_HTML_INFO, labels[k]};
         k++;
     }
     for (size_t i = 0; i < nm; i++)
-        if (m[i].tid == l->tid)
+        if (m[i].tid == tid)
             ev[k++] = (tk_html_event){(double)m[i].record, (double)m[i].record, 1, m[i].tone,
                                       m[i].label};
     return k;
 }
 
-static void timeline(tk_html *h, const tk_cmh *x, const lane_src *src, size_t n)
+static void timeline(tk_html *h, const tk_cmh *x, const uint64_t *src, size_t n)
 {
     mark m[TK_CMH_RELATED + 1];
     size_t nm = marks(x, m), per = TK_CMH_WINDOWS + nm, nl = 0;
@@ -122,11 +125,11 @@ static void timeline(tk_html *h, const tk_cmh *x, const lane_src *src, size_t n)
         tk_html_para(h, "The timeline could not be drawn (out of memory).");
     } else {
         for (size_t i = 0; i < n && nl < cap; i++) {
-            size_t k = lane_events(x, &src[i], m, nm, ev + nl * per,
+            size_t k = lane_events(x, src[i], m, nm, ev + nl * per,
                                    labels + nl * TK_CMH_WINDOWS);
             if (!k)
                 continue; /* a thread past the followed ones, nothing marked */
-            snprintf(names[nl], sizeof names[nl], "thread %llu", (unsigned long long)src[i].tid);
+            snprintf(names[nl], sizeof names[nl], "thread %llu", (unsigned long long)src[i]);
             lanes[nl] = (tk_html_lane){names[nl], ev + nl * per, k};
             nl++;
         }
@@ -152,12 +155,12 @@ void tk_cmh_timeline(tk_html *h, tk_cmh *x)
         tk_html_para(h, "The log has no records.");
         return;
     }
-    lane_src *l = threads_by_id(x);
+    uint64_t *l = threads_by_id(x);
     if (!l) {
         tk_html_para(h, "The threads could not be listed (out of memory).");
         return;
     }
-    table(h, l, x->threads.n);
+    table(h, x, l, x->threads.n);
     timeline(h, x, l, x->threads.n);
     free(l);
 }

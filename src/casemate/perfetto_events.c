@@ -25,24 +25,36 @@ static uint64_t thread_track(tk_cmpf *m, uint64_t tid, tk_error *err)
     return tk_perfetto_track(m->seq, *uuid, 0, name, err) == TK_OK ? *uuid : 0;
 }
 
-/* The track of lock `addr` as thread `tid` holds it, under the thread's. */
-static uint64_t lock_track(tk_cmpf *m, uint64_t tid, uint64_t addr, tk_error *err)
+/* The track of lock `addr` (its entry `l`) as thread `tid` holds it, under
+ * the thread's. The lock keeps the track of its last holder (l->holder,
+ * l->track), which is taken again at no cost; the tracks of earlier
+ * holders go to m->lock_tracks only when another thread takes the lock,
+ * so a million locks each taken by one thread need no (tid, lock) key. */
+static uint64_t lock_track(tk_cmpf *m, tk_cmpf_lock *l, uint64_t tid, uint64_t addr,
+                           tk_error *err)
 {
+    if (l->track && l->holder == tid)
+        return l->track;
     uint64_t parent = thread_track(m, tid, err);
     if (!parent)
         return 0;
-    uint64_t key[2] = {tid, addr};
-    uint64_t *uuid = tk_map_str(&m->lock_tracks, (const char *)key, sizeof key);
-    if (!uuid) {
-        tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-        return 0;
+    if (l->track) { /* the last holder's, kept for when it comes back */
+        uint64_t last[2] = {l->holder, addr};
+        uint64_t *kept = tk_map_str(&m->lock_tracks, (const char *)last, sizeof last);
+        if (!kept) {
+            tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            return 0;
+        }
+        *kept = l->track;
     }
-    if (*uuid)
+    uint64_t key[2] = {tid, addr};
+    const uint64_t *uuid = tk_map_find_str(&m->lock_tracks, (const char *)key, sizeof key);
+    if (uuid)
         return *uuid;
     char name[40];
     snprintf(name, sizeof name, "lock 0x%llx", (unsigned long long)addr);
-    *uuid = m->next_uuid++;
-    return tk_perfetto_track(m->seq, *uuid, parent, name, err) == TK_OK ? *uuid : 0;
+    uint64_t track = m->next_uuid++;
+    return tk_perfetto_track(m->seq, track, parent, name, err) == TK_OK ? track : 0;
 }
 
 static void put_u(tk_cmpf *m, tk_perfetto_arg *a, size_t *n, int name, tk_perfetto_arg_type t,
@@ -133,7 +145,7 @@ static uint64_t lock_slice(tk_cmpf *m, const tk_casemate_record *rec, tk_error *
     if (l->depth && !(rec->kind == TK_CASEMATE_TRYLOCK && l->holder == rec->tid))
         return 0;
     if (!l->depth) {
-        l->track = lock_track(m, rec->tid, rec->address, err);
+        l->track = lock_track(m, l, rec->tid, rec->address, err);
         if (!l->track)
             return UINT64_MAX;
         l->holder = rec->tid;

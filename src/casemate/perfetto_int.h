@@ -42,7 +42,7 @@ typedef struct tk_cmpf {
     uint64_t next_uuid;
     uint64_t violations_track;
     tk_map threads;      /* tid -> track uuid */
-    tk_map lock_tracks;  /* (tid, lock address) -> track uuid */
+    tk_map lock_tracks;  /* (tid, lock address) -> track uuid of earlier holders */
     tk_map locks;        /* lock address -> tk_cmpf_lock */
     /* interned ids */
     uint64_t kind_name[TK_CASEMATE_KIND_COUNT];

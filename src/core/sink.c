@@ -47,8 +47,15 @@ typedef struct table {
                                numbers (and nulls) right-align */
     signed char *unit;      /* per column: its durations' unit, -1 until a
                                printed block had one */
-    char ***rows;           /* rows[r][c], NULL = empty */
-    size_t *rowlen;         /* columns known when row r was started */
+    size_t next_col;        /* the column after the last one set: rows
+                               usually set their columns in order */
+    /* The block's cells, without a malloc each (a million-row table):
+     * row r's are cells[rowstart[r] ...] (rowlen[r] of them, the columns
+     * known when it was last set), each an offset + 1 into `text` (0:
+     * empty); only the last row grows. */
+    size_t *rowstart, *rowlen;
+    size_t *cells, ncells, cellcap;
+    tk_strbuf text;
     int printed;            /* a block (and the header) is out: widths fixed */
 } table;
 
@@ -111,12 +118,9 @@ static void maybe_flush(tk_sink *s)
 
 static void table_free_rows(table *t)
 {
-    for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t c = 0; c < t->rowlen[r]; c++)
-            free(t->rows[r][c]);
-        free(t->rows[r]);
-    }
     t->nrows = 0;
+    t->ncells = 0;
+    t->text.len = 0;
 }
 
 static void table_free(table *t)
@@ -126,8 +130,10 @@ static void table_free(table *t)
     table_free_rows(t);
     for (size_t c = 0; c < t->ncols; c++)
         free(t->names[c]);
-    free(t->rows);
+    free(t->rowstart);
     free(t->rowlen);
+    free(t->cells);
+    sb_free(&t->text);
     free(t->names);
     free(t->width);
     free(t->seen);
@@ -233,11 +239,14 @@ static int table_column(tk_sink *s, table *t, const char *key)
     size_t plen = p->len;
     sb_puts(p, key ? key : "value");
     const char *name = p->p ? p->p : "";
-    for (size_t c = 0; c < t->ncols; c++)
+    for (size_t k = 0; k < t->ncols; k++) {
+        size_t c = (t->next_col + k) % t->ncols; /* the expected one first */
         if (strcmp(t->names[c], name) == 0) {
             p->len = plen;
+            t->next_col = c + 1;
             return (int)c;
         }
+    }
     size_t n = t->ncols + 1;
     char **names = realloc(t->names, n * sizeof *names);
     if (names)
@@ -264,7 +273,22 @@ static int table_column(tk_sink *s, table *t, const char *key)
     t->width[t->ncols] = w ? w : 1;
     t->seen[t->ncols] = 0;
     t->unit[t->ncols] = -1;
+    t->next_col = t->ncols + 1;
     return (int)t->ncols++;
+}
+
+/* A cell's text into the block's arena: its offset + 1, or 0 when out of
+ * memory. */
+static size_t table_text(tk_sink *s, table *t, const char *text, size_t len)
+{
+    size_t at = t->text.len;
+    sb_putn(&t->text, text, len);
+    sb_putc(&t->text, '\0');
+    if (t->text.oom) {
+        s->out.oom = 1;
+        return 0;
+    }
+    return at + 1;
 }
 
 static void table_set(tk_sink *s, table *t, const char *key, const char *text,
@@ -274,26 +298,26 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
     if (c < 0 || t->nrows == 0)
         return;
     size_t r = t->nrows - 1;
-    if ((size_t)c >= t->rowlen[r]) {
-        char **row = realloc(t->rows[r], t->ncols * sizeof *row);
-        if (!row) {
-            s->out.oom = 1;
-            return;
+    if ((size_t)c >= t->rowlen[r]) { /* the last row: its cells are at the end */
+        size_t need = t->rowstart[r] + t->ncols;
+        if (need > t->cellcap) {
+            size_t cap = t->cellcap ? t->cellcap : 64;
+            while (cap < need)
+                cap *= 2;
+            size_t *cells = realloc(t->cells, cap * sizeof *cells);
+            if (!cells) {
+                s->out.oom = 1;
+                return;
+            }
+            t->cells = cells;
+            t->cellcap = cap;
         }
-        for (size_t i = t->rowlen[r]; i < t->ncols; i++)
-            row[i] = NULL;
-        t->rows[r] = row;
+        for (size_t i = t->ncells; i < need; i++)
+            t->cells[i] = 0;
+        t->ncells = need;
         t->rowlen[r] = t->ncols;
     }
-    char *cell = malloc(len + 1);
-    if (!cell) {
-        s->out.oom = 1;
-        return;
-    }
-    memcpy(cell, text, len);
-    cell[len] = '\0';
-    free(t->rows[r][c]);
-    t->rows[r][c] = cell;
+    t->cells[t->rowstart[r] + (size_t)c] = table_text(s, t, text, len);
     if (!t->printed && text_width(text, len) > t->width[c])
         t->width[c] = text_width(text, len);
     if (!t->printed)
@@ -309,25 +333,28 @@ static void table_add_row(tk_sink *s, table *t, int indent)
         table_print(s, t, indent);
     if (t->nrows == t->rowcap) {
         size_t cap = t->rowcap ? t->rowcap * 2 : 16;
-        char ***rows = realloc(t->rows, cap * sizeof *rows);
-        if (rows)
-            t->rows = rows;
+        size_t *rowstart = realloc(t->rowstart, cap * sizeof *rowstart);
+        if (rowstart)
+            t->rowstart = rowstart;
         size_t *rowlen = realloc(t->rowlen, cap * sizeof *rowlen);
         if (rowlen)
             t->rowlen = rowlen;
-        if (!rows || !rowlen) {
+        if (!rowstart || !rowlen) {
             s->out.oom = 1;
             return;
         }
         t->rowcap = cap;
     }
-    t->rows[t->nrows] = NULL;
+    t->rowstart[t->nrows] = t->ncells;
     t->rowlen[t->nrows++] = 0;
+    t->next_col = 0;
 }
 
+/* Cell (r, c): its text, NULL when empty. */
 static const char *table_cell(const table *t, size_t r, size_t c)
 {
-    return c < t->rowlen[r] ? t->rows[r][c] : NULL;
+    size_t off = c < t->rowlen[r] ? t->cells[t->rowstart[r] + c] : 0;
+    return off ? t->text.p + off - 1 : NULL;
 }
 
 /* Render column c's durations in the unit its largest one reads best in,
@@ -352,17 +379,15 @@ static void column_seconds(tk_sink *s, table *t, size_t c)
     int unit = t->unit[c];
     size_t width = text_width(t->names[c], strlen(t->names[c]));
     for (size_t r = 0; r < t->nrows; r++) {
-        char *cell = (char *)table_cell(t, r, c);
+        const char *cell = table_cell(t, r, c);
         if (cell && cell[0] == RAW_SECONDS) {
             sb_reset(&s->tmp);
             tk_num_duration(&s->tmp, strtod(cell + 1, NULL), unit);
-            char *text = sb_strdup(&s->tmp);
-            if (!text) {
-                s->out.oom = 1;
+            size_t off = table_text(s, t, s->tmp.p ? s->tmp.p : "", s->tmp.len);
+            if (!off)
                 return;
-            }
-            free(cell);
-            t->rows[r][c] = cell = text;
+            t->cells[t->rowstart[r] + c] = off; /* the old text stays till the block ends */
+            cell = table_cell(t, r, c);
         }
         size_t w = cell ? text_width(cell, strlen(cell)) : 1; /* "-" */
         if (w > width)
@@ -383,10 +408,8 @@ static void table_print(tk_sink *s, table *t, int indent)
         text_indent(o, indent);
         size_t line_start = o->len;
         for (size_t c = 0; c < t->ncols; c++) {
-            const char *cell = r == 0 ? t->names[c]
-                               : c < t->rowlen[r - 1] && t->rows[r - 1][c]
-                                   ? t->rows[r - 1][c]
-                                   : "-";
+            const char *cell = r == 0 ? t->names[c] : table_cell(t, r - 1, c);
+            cell = cell ? cell : "-";
             size_t len = strlen(cell), cw = text_width(cell, len);
             size_t pad = t->width[c] > cw ? t->width[c] - cw : 0;
             if (c)

@@ -33,6 +33,25 @@ int tk_buf_grow(void **p, size_t *cap, size_t need)
     return 0;
 }
 
+int tk_array_grow_zeroed(void **p, size_t *n, size_t index, size_t size, size_t first)
+{
+    size_t want = *n ? *n : first;
+    while (want <= index) {
+        if (want > SIZE_MAX / 2 / size)
+            return -1;
+        want *= 2;
+    }
+    if (want == *n)
+        return 0;
+    unsigned char *q = realloc(*p, want * size);
+    if (!q)
+        return -1;
+    memset(q + *n * size, 0, (want - *n) * size);
+    *p = q;
+    *n = want;
+    return 0;
+}
+
 int sb_grow(tk_strbuf *b, size_t extra)
 {
     if (b->oom)

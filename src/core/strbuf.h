@@ -18,6 +18,11 @@ typedef struct tk_strbuf {
  * untouched). */
 int tk_buf_grow(void **p, size_t *cap, size_t need);
 
+/* Grow the array `*p` of `*n` elements of `size` bytes, doubling from
+ * `first`, until `index` is in it; the new elements are zero. 0, or -1 on
+ * overflow or OOM (`*p` untouched). */
+int tk_array_grow_zeroed(void **p, size_t *n, size_t index, size_t size, size_t first);
+
 void sb_free(tk_strbuf *b);
 void sb_reset(tk_strbuf *b);
 /* Grow so `extra` more bytes (and a NUL) fit; -1 (and oom set) on failure. */

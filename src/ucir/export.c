@@ -188,8 +188,9 @@ static int module_of(drcov *d, uint64_t addr)
         if (addr - d->mods[i].addr < d->mods[i].size)
             return (int)i;
     const tk_ucir_replay *rp = d->rp;
-    for (size_t i = 0; i < rp->nmaps; i++) {
-        const tk_ucir_map *m = &rp->maps[i];
+    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
+         k = tk_ucir_atree_next(&rp->map_tree, k)) {
+        const tk_ucir_map *m = &rp->maps[k];
         if (addr - m->addr >= m->size || !(m->prot & TK_UCIR_PROT_EXEC))
             continue;
         if (d->nmods == 65535)

@@ -6,7 +6,8 @@
  * frame it needs next is not ready; it takes them back in file order. The
  * ring has 2 slots per thread, so at most that many frames are in memory
  * however long the trace (flat memory). With one thread there are no
- * workers: frames are inflated straight from the input window.
+ * workers: frames are inflated straight from the input window, as tiny
+ * frames are when there are (TINY_FRAME).
  *
  * Messages are built by the caller when it takes a slot (only it knows the
  * record numbers), from what the worker left: a code or a scan result. */
@@ -28,6 +29,10 @@ enum { KIND_FRAME, KIND_ERROR, KIND_END, KIND_CUT };
 
 /* A retained inflate buffer this much larger than its frame is freed. */
 #define SHRINK_ABOVE ((size_t)64 << 20)
+/* Frames of at most this many compressed bytes are inflated by the
+ * reading thread as it reads them: waking a worker would cost more (a
+ * trace of a million one-instruction frames spent its time switching). */
+#define TINY_FRAME 64u
 
 typedef struct slot {
     int state, kind;
@@ -278,7 +283,7 @@ static int produce(ucir_frames *f, slot *s, tk_error *err)
     p = c->p + UCIR_FRAME_HEADER;
     s->kind = KIND_FRAME;
     f->next_index++;
-    if (!f->workers) {
+    if (!f->workers || s->fr.csize <= TINY_FRAME) {
         s->csrc = p;
         decode(s, f->z, f->max_frame);
         c->p += need;
@@ -365,7 +370,8 @@ int ucir_frames_next(ucir_frames *f, ucir_frame **frame, uint64_t record, tk_err
         if (f->workers) {
             pthread_mutex_lock(&f->mu);
             f->tail++;
-            pthread_cond_signal(&f->work_cv);
+            if (s->state == SLOT_PENDING) /* not inflated already */
+                pthread_cond_signal(&f->work_cv);
             pthread_mutex_unlock(&f->mu);
         } else {
             f->tail++;

@@ -261,8 +261,9 @@ static void final_map(tk_html *h, tk_uh *u)
                                .ncols = 4, .caption = "The memory map at the end of the replay"};
     const tk_ucir_replay *rp = u->rep.rp;
     tk_html_table_begin(h, &spec);
-    for (size_t i = 0; i < rp->nmaps; i++) {
-        const tk_ucir_map *m = &rp->maps[i];
+    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
+         k = tk_ucir_atree_next(&rp->map_tree, k)) {
+        const tk_ucir_map *m = &rp->maps[k];
         char p[4] = {m->prot & 1 ? 'r' : '-', m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-', 0};
         tk_html_value row[4] = {tk_html_u64(m->addr), tk_html_u64(m->size),
                                 tk_html_u64(m->prot), tk_html_str(p)};

@@ -1,5 +1,6 @@
-/* The mapped regions as disjoint spans (regions.h): a map cuts what it
- * covers out of the spans before and inserts its own; an unmap cuts. */
+/* The mapped regions as disjoint spans (regions.h) in an address tree
+ * (addr_tree.h): a map cuts what it covers out of the spans around it and
+ * inserts its own; an unmap cuts. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@ void tk_ucir_regions_init(tk_ucir_regions *r) { memset(r, 0, sizeof *r); }
 
 void tk_ucir_regions_free(tk_ucir_regions *r)
 {
+    tk_ucir_atree_free(&r->tree);
     free(r->spans);
     memset(r, 0, sizeof *r);
 }
@@ -23,30 +25,37 @@ uint64_t tk_ucir_region_end(uint64_t addr, uint64_t size)
     return addr + size < addr ? UINT64_MAX : addr + size;
 }
 
-/* The first span ending after addr. */
-static size_t first_after(const tk_ucir_regions *r, uint64_t addr)
+static int reserve(tk_ucir_regions *r)
 {
-    size_t lo = 0, hi = r->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->spans[mid].hi <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    void *spans = r->spans;
+    int rc = tk_ucir_atree_reserve(&r->tree, &spans, sizeof *r->spans);
+    r->spans = spans;
+    return rc;
 }
 
-static int grow(tk_ucir_regions *r)
+/* The first span ending after addr, 0: none. */
+static uint32_t first_after(const tk_ucir_regions *r, uint64_t addr)
 {
-    if (r->n < r->cap)
+    uint32_t k = tk_ucir_atree_floor(&r->tree, addr);
+    if (k && r->spans[k].hi > addr)
+        return k;
+    return k ? tk_ucir_atree_next(&r->tree, k) : tk_ucir_atree_first(&r->tree);
+}
+
+/* Span k holds [lo, hi) strictly inside: split it in two around it (or,
+ * with no room, keep its left part only). -1: out of memory. */
+static int split(tk_ucir_regions *r, uint32_t k, uint64_t lo, uint64_t hi)
+{
+    if (r->tree.n >= TK_UCIR_MAX_SPANS) {
+        r->spans[k].hi = lo; /* no room: the right part is forgotten */
         return 0;
-    size_t cap = r->cap ? r->cap * 2 : 16;
-    tk_ucir_span *s = realloc(r->spans, cap * sizeof *s);
-    if (!s)
+    }
+    if (reserve(r) != 0)
         return -1;
-    r->spans = s;
-    r->cap = cap;
+    uint32_t right = tk_ucir_atree_insert(&r->tree, hi);
+    r->spans[right] = r->spans[k];
+    r->spans[right].lo = hi;
+    r->spans[k].hi = lo;
     return 0;
 }
 
@@ -54,36 +63,22 @@ static int grow(tk_ucir_regions *r)
  * overlaps). -1: out of memory for a split. */
 static int cut(tk_ucir_regions *r, uint64_t lo, uint64_t hi)
 {
-    size_t i = first_after(r, lo);
+    uint32_t k = first_after(r, lo);
     r->hint = 0;
-    if (i < r->n && r->spans[i].lo < lo) {
-        tk_ucir_span *s = &r->spans[i];
-        if (s->hi > hi) { /* [lo, hi) is inside: split */
-            if (r->n >= TK_UCIR_MAX_SPANS) {
-                s->hi = lo; /* no room: the right part is forgotten */
-                return 0;
-            }
-            if (grow(r) != 0)
-                return -1;
-            s = &r->spans[i];
-            memmove(s + 2, s + 1, (r->n - i - 1) * sizeof *s);
-            s[1] = s[0];
-            s[1].lo = hi;
-            s->hi = lo;
-            r->n++;
-            return 0;
-        }
-        s->hi = lo;
-        i++;
+    if (k && r->spans[k].lo < lo) {
+        if (r->spans[k].hi > hi) /* [lo, hi) is inside */
+            return split(r, k, lo, hi);
+        r->spans[k].hi = lo;
+        k = tk_ucir_atree_next(&r->tree, k);
     }
-    size_t j = i;
-    while (j < r->n && r->spans[j].hi <= hi)
-        j++;
-    if (j < r->n && r->spans[j].lo < hi)
-        r->spans[j].lo = hi;
-    if (j > i) {
-        memmove(r->spans + i, r->spans + j, (r->n - j) * sizeof *r->spans);
-        r->n -= j - i;
+    while (k && r->spans[k].hi <= hi) { /* wholly inside */
+        uint32_t next = tk_ucir_atree_next(&r->tree, k);
+        tk_ucir_atree_erase(&r->tree, k);
+        k = next;
+    }
+    if (k && r->spans[k].lo < hi) {
+        r->spans[k].lo = hi;
+        tk_ucir_atree_rekey(&r->tree, k, hi);
     }
     return 0;
 }
@@ -96,14 +91,11 @@ tk_status tk_ucir_regions_map(tk_ucir_regions *r, uint64_t addr, uint64_t size, 
         return TK_OK;
     if (cut(r, addr, hi) != 0)
         return oom(err);
-    if (r->n >= TK_UCIR_MAX_SPANS)
+    if (r->tree.n >= TK_UCIR_MAX_SPANS)
         return TK_OK;
-    if (grow(r) != 0)
+    if (reserve(r) != 0)
         return oom(err);
-    size_t i = first_after(r, addr);
-    tk_ucir_span *s = &r->spans[i];
-    memmove(s + 1, s, (r->n - i) * sizeof *s);
-    r->n++;
+    tk_ucir_span *s = &r->spans[tk_ucir_atree_insert(&r->tree, addr)];
     memset(s, 0, sizeof *s);
     s->lo = addr;
     s->hi = hi;
@@ -126,11 +118,12 @@ tk_status tk_ucir_regions_unmap(tk_ucir_regions *r, uint64_t addr, uint64_t size
 
 tk_ucir_span *tk_ucir_regions_find(tk_ucir_regions *r, uint64_t addr)
 {
-    if (r->hint < r->n && r->spans[r->hint].lo <= addr && addr < r->spans[r->hint].hi)
-        return &r->spans[r->hint];
-    size_t i = first_after(r, addr);
-    if (i == r->n || r->spans[i].lo > addr)
+    uint32_t k = r->hint;
+    if (k && r->spans[k].lo <= addr && addr < r->spans[k].hi)
+        return &r->spans[k];
+    k = tk_ucir_atree_floor(&r->tree, addr);
+    if (!k || r->spans[k].hi <= addr)
         return NULL;
-    r->hint = i;
-    return &r->spans[i];
+    r->hint = k;
+    return &r->spans[k];
 }

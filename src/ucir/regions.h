@@ -12,6 +12,8 @@
 
 #include <tracekit/error.h>
 
+#include "ucir/addr_tree.h"
+
 /* Live mapped spans followed; maps beyond are not (their addresses are
  * then in no region), so memory stays bounded. */
 #define TK_UCIR_MAX_SPANS 65536u
@@ -26,8 +28,9 @@ typedef struct tk_ucir_span {
 } tk_ucir_span;
 
 typedef struct tk_ucir_regions {
-    tk_ucir_span *spans;   /* sorted by address, disjoint */
-    size_t n, cap, hint;
+    tk_ucir_atree tree;    /* the spans by address (disjoint) */
+    tk_ucir_span *spans;   /* by the tree's node ids */
+    uint32_t hint;         /* the span last found, 0: none */
 } tk_ucir_regions;
 
 /* Empty (a zeroed struct is too); free what it holds. Cannot fail. */
@@ -39,7 +42,8 @@ tk_status tk_ucir_regions_map(tk_ucir_regions *r, uint64_t addr, uint64_t size, 
                               const char *label, size_t label_len, tk_error *err);
 tk_status tk_ucir_regions_unmap(tk_ucir_regions *r, uint64_t addr, uint64_t size,
                                 tk_error *err);
-/* The span holding addr, NULL: none. Valid until the next map or unmap. */
+/* The span holding addr, NULL: none. Valid until the next map or unmap.
+ * Maps, unmaps and lookups cost O(log n) for n live spans. */
 tk_ucir_span *tk_ucir_regions_find(tk_ucir_regions *r, uint64_t addr);
 /* addr + size, or UINT64_MAX past the top of the address space. */
 uint64_t tk_ucir_region_end(uint64_t addr, uint64_t size);

@@ -51,8 +51,9 @@ static void put_summary(tk_sink *s, tk_input *in, const tk_ucir_header *h,
     }
     tk_sink_array_end(s);
     tk_sink_array_begin(s, "maps");
-    for (size_t i = 0; i < rp->nmaps; i++) {
-        const tk_ucir_map *m = &rp->maps[i];
+    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
+         k = tk_ucir_atree_next(&rp->map_tree, k)) {
+        const tk_ucir_map *m = &rp->maps[k];
         char p[4] = {m->prot & 1 ? 'r' : '-', m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-', 0};
         tk_sink_object_begin(s, NULL);
         tk_sink_u64(s, "addr", m->addr, TK_SINK_ADDR);

@@ -17,7 +17,7 @@ void tk_xh_free(tk_xh *x)
     }
     tk_map_free(&x->calls);
     for (size_t i = 0; i < x->hist.n; i++)
-        free(*(uint64_t **)tk_map_value(&x->hist, i));
+        free(((tk_xh_hist *)tk_map_value(&x->hist, i))->bins);
     tk_map_free(&x->hist);
     tk_map_free(&x->threads);
     free(x->rows);
@@ -104,15 +104,22 @@ static tk_xh_thread *thread_of(tk_xh *x, uint32_t tid)
 /* A matched call's latency into its function's histogram. */
 static int latency(tk_xh *x, int32_t func, uint64_t lat)
 {
-    uint64_t **bins = tk_map_find_u64(&x->hist, (uint32_t)func);
-    if (!bins && x->hist.n < TK_XH_HIST_FUNCS) {
-        if (!(bins = tk_map_u64(&x->hist, (uint32_t)func)))
+    int bin = lat ? 64 - __builtin_clzll(lat) : 0;
+    tk_xh_hist *hs = tk_map_find_u64(&x->hist, (uint32_t)func);
+    if (!hs && x->hist.n < TK_XH_HIST_FUNCS) {
+        if (!(hs = tk_map_u64(&x->hist, (uint32_t)func)))
             return -1;
-        if (!(*bins = calloc(TK_XH_BINS, sizeof **bins)))
-            return -1;
+        hs->first = bin;
+        return 0;
     }
-    if (bins)
-        (*bins)[lat ? 64 - __builtin_clzll(lat) : 0]++;
+    if (!hs)
+        return 0;
+    if (!hs->bins) {
+        if (!(hs->bins = calloc(TK_XH_BINS, sizeof *hs->bins)))
+            return -1;
+        hs->bins[hs->first]++;
+    }
+    hs->bins[bin]++;
     return 0;
 }
 
@@ -162,7 +169,7 @@ tk_status tk_xh_collect(tk_xh *x, tk_error *err)
 {
     tk_map_init(&x->threads, 1);
     tk_map_init(&x->calls, sizeof(tk_xh_thread));
-    tk_map_init(&x->hist, sizeof(uint64_t *));
+    tk_map_init(&x->hist, sizeof(tk_xh_hist));
     x->tmin = UINT64_MAX;
     x->freq = tk_xray_reader_header(x->r)->cycle_frequency;
     /* streaming: memory per edge, not per call; the page shows no min,

@@ -30,6 +30,13 @@ typedef struct tk_xh_thread {
     double *win; /* TK_XH_WINDOWS busy ticks; NULL past the followed threads */
 } tk_xh_thread;
 
+/* A function's latency histogram: its first call's bin alone until a
+ * second call (most functions of a huge trace are called once). */
+typedef struct tk_xh_hist {
+    uint64_t *bins; /* TK_XH_BINS counts, or NULL */
+    int first;      /* bins NULL: the one call's bin */
+} tk_xh_hist;
+
 typedef struct tk_xh {
     tk_xray_reader *r;
     tk_xray_map *map;
@@ -39,7 +46,7 @@ typedef struct tk_xh {
     tk_xray_graph *graph;
     tk_map threads;   /* pid << 32 | tid, as the text report counts them */
     tk_map calls;     /* tid -> tk_xh_thread */
-    tk_map hist;      /* func id -> uint64_t[TK_XH_BINS] latencies by log2 */
+    tk_map hist;      /* func id -> tk_xh_hist: latencies by log2 */
     size_t followed;  /* threads with windows */
     uint64_t origin, width; /* windows: [origin + i * width, ...) in ticks */
     int windows_set;

@@ -45,15 +45,21 @@ void tk_xh_account(tk_html *h, tk_xh *x)
 /* One function's histogram: its nonempty span of log2 bins. */
 static void histogram(tk_html *h, tk_xh *x, const tk_xray_account_row *r)
 {
-    uint64_t **bins = tk_map_find_u64(&x->hist, (uint32_t)r->func_id);
+    const tk_xh_hist *hs = tk_map_find_u64(&x->hist, (uint32_t)r->func_id);
     char title[300];
     snprintf(title, sizeof title, "%s", tk_xray_map_name(x->map, r->func_id));
-    if (!bins)
+    if (!hs)
         return;
+    uint64_t one[TK_XH_BINS] = {0};
+    const uint64_t *bins = hs->bins;
+    if (!bins) { /* one call */
+        one[hs->first] = 1;
+        bins = one;
+    }
     int lo = 0, hi = TK_XH_BINS - 1;
-    while (lo < hi && !(*bins)[lo])
+    while (lo < hi && !bins[lo])
         lo++;
-    while (hi > lo && !(*bins)[hi])
+    while (hi > lo && !bins[hi])
         hi--;
     tk_html_bin b[TK_XH_BINS];
     size_t n = 0;
@@ -62,7 +68,7 @@ static void histogram(tk_html *h, tk_xh *x, const tk_xray_account_row *r)
         b[n].lo = x->freq ? tk_html_f64((double)from / (double)x->freq) : tk_html_u64(from);
         b[n].hi = k == 64 ? tk_html_null()
                   : x->freq ? tk_html_f64((double)to / (double)x->freq) : tk_html_u64(to);
-        b[n].count = (*bins)[k];
+        b[n].count = bins[k];
     }
     tk_html_chart c = {.title = title,
                        .caption = "calls by duration (bins double in width)",

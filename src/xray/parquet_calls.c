@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "xray/parquet_int.h"
 
 enum {
@@ -48,15 +49,11 @@ static tk_xq_name *name_slot(tk_xq *x, uint32_t id)
     if (id >= DIRECT_IDS)
         return tk_map_u64(&x->other, id);
     if (id >= x->ndirect) {
-        size_t cap = x->ndirect ? x->ndirect : 256;
-        while (cap <= id)
-            cap *= 2;
-        tk_xq_name *d = realloc(x->direct, cap * sizeof *d);
-        if (!d)
-            return NULL;
-        memset(d + x->ndirect, 0, (cap - x->ndirect) * sizeof *d);
+        void *d = x->direct;
+        int rc = tk_array_grow_zeroed(&d, &x->ndirect, id, sizeof *x->direct, 256);
         x->direct = d;
-        x->ndirect = cap;
+        if (rc != 0)
+            return NULL;
     }
     return &x->direct[id];
 }

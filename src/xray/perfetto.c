@@ -7,11 +7,14 @@
  * records come in runs per thread, so the thread of the last record is
  * cached, and a function's interned name by its id (perfetto_names.c): a
  * call costs a clock check, a push or pop and one encoder call. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <tracekit/xray_map.h>
 
 #include "core/hashmap.h"
+#include "core/numfmt.h"
+#include "export/perfetto/index.h"
 #include "xray/perfetto_int.h"
 #include "xray/xray_int.h"
 
@@ -26,14 +29,24 @@ typedef struct xthread {
     tk_xr_calls calls;
 } xthread;
 
+/* The threads in order of first record (the order open calls close in),
+ * indexed by pid << 32 | tid. */
+typedef struct xthreads {
+    xthread *v;
+    size_t cap;
+    tk_pf_index index; /* index.n threads */
+} xthreads;
+
 typedef struct exporter {
     tk_xp_names names;
     tk_xp_clock clock;
     int deduce;
-    tk_map threads; /* pid << 32 | tid -> xthread */
+    xthreads threads;
     uint64_t last_key;
     xthread *last;  /* the thread of last_key (NULL: none cached) */
     tk_map procs;   /* pid -> uint64_t process track uuid */
+    uint32_t proc_pid; /* the pid last looked up there, and its track */
+    uint64_t proc_uuid; /* (0: none yet) */
     uint64_t next_uuid;
     tk_perfetto_arg *args; /* a call's arguments */
     size_t nargs;
@@ -50,6 +63,10 @@ static tk_status oom(tk_error *err)
 static tk_status process_of(exporter *e, tk_perfetto_seq *seq, uint32_t pid,
                             uint64_t *uuid, tk_error *err)
 {
+    if (e->proc_uuid && e->proc_pid == pid) { /* threads of one process */
+        *uuid = e->proc_uuid;
+        return TK_OK;
+    }
     size_t before = e->procs.n;
     uint64_t *u = tk_map_u64(&e->procs, pid);
     if (!u)
@@ -64,8 +81,16 @@ static tk_status process_of(exporter *e, tk_perfetto_seq *seq, uint32_t pid,
         if (tk_perfetto_process_track(seq, *u, (int32_t)pid, name, err) != TK_OK)
             return err->status;
     }
-    *uuid = *u;
+    *uuid = e->proc_uuid = *u;
+    e->proc_pid = pid;
     return TK_OK;
+}
+
+/* "thread <tid>", without printf: threads can be millions. */
+static void thread_name(char out[24], uint32_t tid)
+{
+    memcpy(out, "thread ", 7);
+    tk_num_printf_u(out + 7, tid, 0);
 }
 
 /* A new thread: its sequence, and its track (its process's first). */
@@ -77,11 +102,31 @@ static tk_status thread_new(exporter *e, xthread *t, uint32_t pid, uint32_t tid,
         return err->status;
     if (process_of(e, t->seq, pid, &parent, err) != TK_OK)
         return err->status;
-    char name[32];
-    snprintf(name, sizeof name, "thread %u", tid);
+    char name[24];
+    thread_name(name, tid);
     t->track = e->next_uuid++;
     tk_perfetto_seq_default_track(t->seq, t->track); /* events leave it out */
     return tk_perfetto_thread_track(t->seq, t->track, parent, (int32_t)pid, tid, name, err);
+}
+
+/* The thread of `key`, added (zeroed) when new: *added says so. NULL when
+ * out of memory. May move the others. */
+static xthread *threads_get(xthreads *t, uint64_t key, int *added)
+{
+    if (t->index.n == t->cap) { /* room for a new one first: nothing half done */
+        size_t cap = t->cap ? t->cap * 2 : 16;
+        xthread *v = realloc(t->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        t->v = v;
+        t->cap = cap;
+    }
+    int64_t i = tk_pf_index_get(&t->index, key, added);
+    if (i < 0)
+        return NULL;
+    if (*added)
+        memset(&t->v[i], 0, sizeof t->v[i]);
+    return &t->v[i];
 }
 
 static xthread *thread_of(exporter *e, const tk_xray_record *r, tk_error *err)
@@ -89,13 +134,13 @@ static xthread *thread_of(exporter *e, const tk_xray_record *r, tk_error *err)
     uint64_t key = (uint64_t)r->pid << 32 | r->tid;
     if (e->last && e->last_key == key)
         return e->last;
-    size_t before = e->threads.n;
-    xthread *t = tk_map_u64(&e->threads, key); /* may move the others */
+    int added;
+    xthread *t = threads_get(&e->threads, key, &added);
     if (!t) {
         oom(err);
         return NULL;
     }
-    if (e->threads.n != before && thread_new(e, t, r->pid, r->tid, err) != TK_OK)
+    if (added && thread_new(e, t, r->pid, r->tid, err) != TK_OK)
         return NULL;
     e->last = t;
     e->last_key = key;
@@ -203,8 +248,8 @@ static tk_status record(exporter *e, const tk_xray_record *r, tk_error *err)
 /* Calls open at the end close at their thread's last timestamp. */
 static tk_status close_open(exporter *e, tk_error *err)
 {
-    for (size_t i = 0; i < e->threads.n; i++) {
-        xthread *t = tk_map_value(&e->threads, i);
+    for (size_t i = 0; i < e->threads.index.n; i++) {
+        xthread *t = &e->threads.v[i];
         for (; t->calls.depth > 0; t->calls.depth--)
             if (tk_perfetto_end(t->seq, t->last_ns, t->track, err) != TK_OK)
                 return err->status;
@@ -226,9 +271,10 @@ static tk_status run(exporter *e, tk_xray_reader *r, tk_error *err)
 
 static void exporter_free(exporter *e)
 {
-    for (size_t i = 0; i < e->threads.n; i++)
-        tk_xr_calls_free(&((xthread *)tk_map_value(&e->threads, i))->calls);
-    tk_map_free(&e->threads);
+    for (size_t i = 0; i < e->threads.index.n; i++)
+        tk_xr_calls_free(&e->threads.v[i].calls);
+    free(e->threads.v);
+    tk_pf_index_free(&e->threads.index);
     tk_map_free(&e->procs);
     tk_xp_names_free(&e->names);
     free(e->args);
@@ -250,7 +296,6 @@ tk_status tk_xray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_erro
     memset(&e, 0, sizeof e);
     e.deduce = deduce && strcmp(deduce, "0") != 0;
     e.next_uuid = 1;
-    tk_map_init(&e.threads, sizeof(xthread));
     tk_map_init(&e.procs, sizeof(uint64_t));
     tk_xp_clock_init(&e.clock, tk_xray_reader_header(r)->cycle_frequency);
     tk_status st = tk_xp_names_init(&e.names, out, map, err);

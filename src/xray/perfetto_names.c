@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "xray/perfetto_int.h"
 
 /* Function ids below this index a table; the others go to a map. */
@@ -43,15 +44,11 @@ static uint64_t *func_slot(tk_xp_names *n, uint32_t id)
     if (id >= DIRECT_IDS)
         return tk_map_u64(&n->other, id);
     if (id >= n->ndirect) {
-        size_t cap = n->ndirect ? n->ndirect : 256;
-        while (cap <= id)
-            cap *= 2;
-        uint64_t *d = realloc(n->direct, cap * sizeof *d);
-        if (!d)
-            return NULL;
-        memset(d + n->ndirect, 0, (cap - n->ndirect) * sizeof *d);
+        void *d = n->direct;
+        int rc = tk_array_grow_zeroed(&d, &n->ndirect, id, sizeof *n->direct, 256);
         n->direct = d;
-        n->ndirect = cap;
+        if (rc != 0)
+            return NULL;
     }
     return &n->direct[id];
 }
@@ -74,15 +71,11 @@ uint64_t tk_xp_arg_name(tk_xp_names *n, uint32_t i, tk_error *err)
     if (i < n->nargs && n->args[i])
         return n->args[i];
     if (i >= n->nargs) {
-        size_t cap = n->nargs ? n->nargs : 8;
-        while (cap <= i)
-            cap *= 2;
-        uint64_t *a = realloc(n->args, cap * sizeof *a);
-        if (!a)
-            return oom(err);
-        memset(a + n->nargs, 0, (cap - n->nargs) * sizeof *a);
+        void *a = n->args;
+        int rc = tk_array_grow_zeroed(&a, &n->nargs, i, sizeof *n->args, 8);
         n->args = a;
-        n->nargs = cap;
+        if (rc != 0)
+            return oom(err);
     }
     char s[16];
     int len = snprintf(s, sizeof s, "arg%u", i);

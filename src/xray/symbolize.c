@@ -11,6 +11,7 @@
 
 #include <dwarf.h>
 
+#include "core/numfmt.h"
 #include "xray/map_int.h"
 
 /* ------------------------------------------------------------- symbols */
@@ -397,8 +398,11 @@ const char *tk_xray_map_name(tk_xray_map *m, int32_t id)
     if (!m) {
         static _Thread_local char bufs[4][16];
         static _Thread_local unsigned next;
-        char *b = bufs[next++ % 4];
-        snprintf(b, sizeof bufs[0], "#%" PRId32, id);
+        char *b = bufs[next++ % 4]; /* a million rows: no printf */
+        b[0] = '#';
+        b[1] = '-';
+        int neg = id < 0;
+        tk_num_printf_u(b + 1 + neg, neg ? (uint64_t)(-(int64_t)id) : (uint64_t)id, 0);
         return b;
     }
     xm_func *f = tk_xm_func(m, id);

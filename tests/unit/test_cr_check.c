@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cacheray/cacheray_int.h"
 #include "testutil.h"
 
 static tk_cacheray_checker *chk;
@@ -217,9 +218,11 @@ static void test_warnings_beyond_cap(void **state)
 /* ---- random comparison with a list-based model */
 
 typedef struct model {
-    uint64_t start[4096], last[4096]; /* inclusive; empty regions flagged */
-    int empty[4096];
+    uint64_t start[8192], last[8192]; /* inclusive; empty regions flagged */
+    int empty[8192];
+    uint32_t tag[8192];               /* tk_cacheray_checker_tag's */
     size_t n;
+    uint32_t removed;                 /* the tag an RTTA_REMOVE ended */
 } model;
 
 static void model_drop(model *m, size_t i)
@@ -228,15 +231,18 @@ static void model_drop(model *m, size_t i)
     m->start[i] = m->start[m->n];
     m->last[i] = m->last[m->n];
     m->empty[i] = m->empty[m->n];
+    m->tag[i] = m->tag[m->n];
 }
 
 /* Warnings the model expects for `r`: kinds and other_addr in order. */
 static int model_check(model *m, const tk_cacheray_record *r, tk_cacheray_warning *out)
 {
     int k = 0;
+    m->removed = TK_CACHERAY_NO_TAG;
     if (r->type == TK_CACHERAY_RTTA_REMOVE) {
         for (size_t i = 0; i < m->n; i++)
             if (m->start[i] == r->addr) {
+                m->removed = m->tag[i];
                 model_drop(m, i);
                 return 0;
             }
@@ -262,9 +268,11 @@ static int model_check(model *m, const tk_cacheray_record *r, tk_cacheray_warnin
         if (best == SIZE_MAX)
             break;
         out[k].kind = TK_CACHERAY_WARN_OVERLAP;
+        out[k].offset = m->tag[best]; /* the tag it ended, for the test */
         out[k++].other_addr = m->start[best];
         model_drop(m, best);
     }
+    m->tag[m->n] = TK_CACHERAY_NO_TAG;
     m->start[m->n] = s;
     m->last[m->n] = empty ? s : e;
     m->empty[m->n++] = empty;
@@ -277,13 +285,21 @@ static void test_random_against_model(void **state)
     tk_error err;
     static model m;
     memset(&m, 0, sizeof m);
-    uint64_t rs = 99;
+    uint64_t rs = 99, next = 0x10000;
     tk_cacheray_warning want[64], got[64];
     for (int i = 0; i < 20000; i++) {
         tk_cacheray_record r = {0};
         int near_top = tu_rand_below(&rs, 50) == 0;
         uint64_t base = near_top ? 0xfffffffffffff000ULL : 0x10000;
         r.addr = base + 8 * tu_rand_below(&rs, 500);
+        /* runs in address order (the checker's path without a search),
+         * with removals and a step back now and then */
+        if (!near_top && (i / 1000) % 2 == 1) {
+            if (i % 1000 == 0) /* from among the regions live */
+                next = 0x10000 + 8 * tu_rand_below(&rs, 500);
+            next += 8 * tu_rand_below(&rs, 6);
+            r.addr = next - 8 * (tu_rand_below(&rs, 8) == 0);
+        }
         if (tu_rand_below(&rs, 3) == 0) {
             r.type = TK_CACHERAY_RTTA_REMOVE;
         } else {
@@ -291,17 +307,98 @@ static void test_random_against_model(void **state)
             r.elemsize = (uint32_t)tu_rand_below(&rs, 24);
             r.elemcount = (uint32_t)tu_rand_below(&rs, 4);
         }
+        assert_true(m.n < 8192);
         int nw = model_check(&m, &r, want);
         int ng = tk_cacheray_check(chk, &r, 0, (uint64_t)i, got, 64, &err);
         assert_int_equal(ng, nw);
         for (int k = 0; k < nw; k++) {
             assert_int_equal(got[k].kind, want[k].kind);
-            if (want[k].kind == TK_CACHERAY_WARN_OVERLAP)
+            if (want[k].kind == TK_CACHERAY_WARN_OVERLAP) {
                 assert_int_equal(got[k].other_addr, want[k].other_addr);
+                assert_int_equal(tk_cacheray_checker_ended(chk, k), want[k].offset);
+            }
             assert_int_equal(got[k].record, (uint64_t)i);
+        }
+        if (r.type == TK_CACHERAY_RTTA_REMOVE)
+            assert_int_equal(tk_cacheray_checker_removed(chk), m.removed);
+        else if (i % 2) { /* every other region tagged with its record */
+            tk_cacheray_checker_tag(chk, (uint32_t)i);
+            m.tag[m.n - 1] = (uint32_t)i;
         }
         assert_int_equal(tk_cacheray_checker_live(chk), m.n);
     }
+}
+
+/* ---- region_tree.c's lookups (the simulator's), against the model */
+
+static void count_ended(void *ctx, tk_cr_region *r)
+{
+    (void)r;
+    ++*(int *)ctx;
+}
+
+/* What tk_cr_regions_around must say for addr: the non-empty regions
+ * starting last at or before it and first after it. */
+static void expect_around(tk_cr_regions *t, const model *m, uint64_t addr)
+{
+    size_t best = SIZE_MAX, after = SIZE_MAX;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->empty[i])
+            continue;
+        if (m->start[i] <= addr && (best == SIZE_MAX || m->start[i] > m->start[best]))
+            best = i;
+        if (m->start[i] > addr && (after == SIZE_MAX || m->start[i] < m->start[after]))
+            after = i;
+    }
+    const tk_cr_region *a, *b = tk_cr_regions_around(t, addr, &a);
+    assert_true((b == NULL) == (best == SIZE_MAX));
+    if (b)
+        assert_int_equal(b->last, m->last[best]);
+    assert_true((a == NULL) == (after == SIZE_MAX));
+    if (a)
+        assert_int_equal(a->start, m->start[after]);
+}
+
+/* Lookups in address order (from the last answer, a step at a time),
+ * backwards and at random, between random adds and removes. */
+static void test_tree_lookups_against_model(void **state)
+{
+    (void)state;
+    static model m;
+    memset(&m, 0, sizeof m);
+    tk_cr_regions *t = tk_cr_regions_new();
+    assert_non_null(t);
+    uint64_t rs = 7;
+    tk_cacheray_warning want[64];
+    for (int i = 0; i < 6000; i++) {
+        tk_cacheray_record r = {0};
+        r.addr = 0x10000 + 8 * tu_rand_below(&rs, 400);
+        r.type = tu_rand_below(&rs, 3) ? TK_CACHERAY_RTTA_ADD : TK_CACHERAY_RTTA_REMOVE;
+        r.elemsize = (uint32_t)tu_rand_below(&rs, 24);
+        r.elemcount = (uint32_t)tu_rand_below(&rs, 3);
+        int nw = model_check(&m, &r, want), ended = 0, overlaps = 0;
+        for (int k = 0; k < nw; k++)
+            overlaps += want[k].kind == TK_CACHERAY_WARN_OVERLAP;
+        if (r.type == TK_CACHERAY_RTTA_ADD) {
+            assert_non_null(tk_cr_regions_add(t, r.addr, (uint64_t)r.elemsize * r.elemcount,
+                                              count_ended, &ended));
+        } else {
+            /* the model warns only when no region starts there */
+            assert_int_equal(tk_cr_regions_remove(t, r.addr, count_ended, &ended), nw == 0);
+            overlaps = nw == 0;
+        }
+        assert_int_equal(ended, overlaps);
+        assert_int_equal(tk_cr_regions_count(t), m.n);
+        if (i % 50)
+            continue;
+        for (uint64_t a = 0xfff0; a < 0x10000 + 8 * 420; a += 1 + tu_rand_below(&rs, 12))
+            expect_around(t, &m, a);
+        for (uint64_t a = 0x10000 + 8 * 420; a > 0xfff0; a -= 1 + tu_rand_below(&rs, 40))
+            expect_around(t, &m, a);
+        for (int k = 0; k < 50; k++)
+            expect_around(t, &m, 0xfff0 + tu_rand_below(&rs, 8 * 420));
+    }
+    tk_cr_regions_free(t);
 }
 
 /* 200k empty regions alive at once (bench/shapes.sh, "empty"): each add
@@ -341,6 +438,7 @@ int main(void)
         T(test_warnings_beyond_cap),
         T(test_random_against_model),
         T(test_many_empty_regions),
+        T(test_tree_lookups_against_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

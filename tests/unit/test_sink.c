@@ -550,6 +550,36 @@ static void test_large_stream(void **state)
 /* A table longer than a block (4096 rows) prints in blocks: the header
  * once, every row in order, the first block's widths and duration unit
  * kept (a later, longer value pushes its own row only). */
+/* Rows that set their columns in another order, or add a column, land
+ * in the right cells. */
+static void emit_shuffled_rows(tk_sink *s)
+{
+    tk_sink_array_begin(s, NULL);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_u64(s, "a", 1, 0);
+    tk_sink_u64(s, "b", 2, 0);
+    tk_sink_object_end(s);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_u64(s, "b", 20, 0);
+    tk_sink_u64(s, "c", 300, 0);
+    tk_sink_u64(s, "a", 10, 0);
+    tk_sink_object_end(s);
+    tk_sink_object_begin(s, NULL);
+    tk_sink_u64(s, "c", 3, 0);
+    tk_sink_object_end(s);
+    tk_sink_array_end(s);
+}
+
+static void test_shuffled_rows_text(void **state)
+{
+    (void)state;
+    expect(emit_shuffled_rows, TK_SINK_TEXT,
+           " a   b    c\n"
+           " 1   2    -\n"
+           "10  20  300\n"
+           " -   -    3\n");
+}
+
 static void test_long_table_blocks(void **state)
 {
     (void)state;
@@ -639,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_strings_text),
         cmocka_unit_test(test_strings_json),
         cmocka_unit_test(test_large_stream),
+        cmocka_unit_test(test_shuffled_rows_text),
         cmocka_unit_test(test_long_table_blocks),
         cmocka_unit_test(test_write_failure),
         cmocka_unit_test(test_free_unfinished),

@@ -43,6 +43,32 @@ static void test_appends_grow(void **state)
     assert_int_equal(b.cap, 0);
 }
 
+/* tk_array_grow_zeroed: doubling from `first` past the index, old values
+ * kept, new ones zero, no change when the index fits. */
+static void test_array_grow_zeroed(void **state)
+{
+    (void)state;
+    void *p = NULL;
+    size_t n = 0;
+    assert_int_equal(tk_array_grow_zeroed(&p, &n, 100, sizeof(uint32_t), 16), 0);
+    assert_int_equal(n, 128);
+    uint32_t *v = p;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(v[i], 0);
+        v[i] = (uint32_t)i + 1;
+    }
+    assert_int_equal(tk_array_grow_zeroed(&p, &n, 1000, sizeof(uint32_t), 16), 0);
+    assert_int_equal(n, 1024);
+    v = p;
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(v[i], i < 128 ? i + 1 : 0);
+    assert_int_equal(tk_array_grow_zeroed(&p, &n, 5, sizeof(uint32_t), 16), 0);
+    assert_int_equal(n, 1024);
+    assert_int_equal(tk_array_grow_zeroed(&p, &n, SIZE_MAX / 2, sizeof(uint32_t), 16), -1);
+    assert_int_equal(n, 1024);
+    free(p);
+}
+
 static void test_integers(void **state)
 {
     (void)state;
@@ -318,6 +344,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_appends_grow),
+        cmocka_unit_test(test_array_grow_zeroed),
         cmocka_unit_test(test_integers),
         cmocka_unit_test(test_f64_shortest),
         cmocka_unit_test(test_printf_long),

@@ -1,5 +1,5 @@
 # A random llvm-xray YAML trace for graph comparisons (vs_llvm.sh):
-#   awk -v seed=N -f graph_random.awk > t.yaml
+#   awk -v seed=N [-v nozero=1] -f graph_random.awk > t.yaml
 # 1-5 threads with nested calls over 3-300 functions (so llvm-xray's
 # DenseMaps grow and collide), TSCs that repeat within and across threads
 # (calls of 0 ticks), records of different threads not in TSC order in the
@@ -11,7 +11,9 @@ BEGIN {
     split("1 1 2 3 5", tn, " "); nthreads = tn[pick(5) + 1]
     split("3 10 40 100 300", fn, " "); nfuncs = fn[pick(5) + 1]
     split("0 1000 3 2400000000 1000000000", fq, " "); freq = fq[pick(5) + 1]
-    split("0 0 1 2 5 100 1000", st, " ")
+    # nozero=1: no call of 0 ticks, so tracekit's unsorted replay runs
+    if (nozero) split("1 1 1 2 5 100 1000", st, " ")
+    else split("0 0 1 2 5 100 1000", st, " ")
     bad = rand() < 0.3
     n = 0
     for (t = 0; t < nthreads; t++) {

@@ -266,7 +266,9 @@ if want random; then
 # by design); runs where llvm-xray crashes (0/0 colours) are skipped.
 seed=1
 while [ $seed -le 40 ]; do
-    awk -v seed=$seed -f "$src/graph_random.awk" > "$dir/r.yaml" || exit 2
+    # every fourth without 0-tick calls: statistics then do not depend on
+    # the order, and tracekit replays unsorted (the edge order still must)
+    awk -v seed=$seed -v nozero=$((seed % 4 == 0)) -f "$src/graph_random.awk" > "$dir/r.yaml" || exit 2
     for opts in "-e count -v sum -c min -b 99p" "-k -d -e med -v min -c max -b count" \
                 "-k -e 90p -v 99p -c sum -b min" "-e sum -v count -c count -b sum"; do
         # shellcheck disable=SC2086

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cacheray/mrc/mrc_int.h"
+#include "core/strbuf.h"
 
 int mrc_exact_add(mrc_exact *h, uint64_t dist)
 {
@@ -13,15 +14,11 @@ int mrc_exact_add(mrc_exact *h, uint64_t dist)
         return 0;
     }
     if (dist >= h->cap) {
-        size_t cap = h->cap ? h->cap : 1024;
-        while (cap <= dist)
-            cap *= 2;
-        uint64_t *c = realloc(h->count, cap * sizeof *c);
-        if (!c)
-            return -1;
-        memset(c + h->cap, 0, (cap - h->cap) * sizeof *c);
+        void *c = h->count;
+        int rc = tk_array_grow_zeroed(&c, &h->cap, dist, sizeof *h->count, 1024);
         h->count = c;
-        h->cap = cap;
+        if (rc != 0)
+            return -1;
     }
     h->count[dist]++;
     return 0;

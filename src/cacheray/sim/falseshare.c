@@ -64,6 +64,9 @@ uint32_t cs_fs_thread_slow(cs_falseshare *f, uint64_t id)
     unsigned char *v = tk_map_u64(&f->tids, id);
     if (!v)
         return UINT32_MAX;
+    f->prev_id = f->last_id;
+    f->prev_index = f->last_index;
+    f->has_prev = f->has_last;
     f->last_id = id;
     f->last_index = (uint32_t)((size_t)(v - f->tids.values) / f->tids.value_size);
     f->has_last = 1;

@@ -9,7 +9,15 @@
  * to the batch's masks; then the main thread counts the batch per type
  * and thread (which needs those masks). Each level sees exactly the
  * requests, in the order, it sees in one thread: the results are
- * identical. TRACEKIT_CACHESIM_THREADS=1 keeps everything on one thread.
+ * identical. TRACEKIT_CACHESIM_THREADS=1 (or TRACEKIT_THREADS=1) keeps
+ * everything on one thread, and so does a process allowed one CPU (the
+ * threads would take turns on it).
+ *
+ * With one level and 3C there is nothing below to hand over, and the 3C
+ * shadow costs as much as the rest on traffic without locality (all
+ * misses): the worker then takes the whole level (split3c.h), with the
+ * count of its misses per type and thread, and the main thread everything
+ * else.
  *
  * Hand-over: `head` (slots handed over) and `done` (slots served) only
  * grow; each side sleeps on a condition variable only after announcing
@@ -23,11 +31,13 @@
  * with locality burnt as much CPU as the main thread, which on a shared
  * machine is CPU taken from someone). */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cacheray/sim/hierarchy.h"
+#include "cacheray/sim/split3c.h"
 
 enum {
     SLOTS = 64,         /* batches in the ring */
@@ -49,14 +59,17 @@ struct cs_pipe {
     atomic_size_t main_wants;  /* done the sleeping main thread waits for */
     size_t counted;     /* main thread: slots whose count pass ran */
     tk_cachesim *s;
+    int split;          /* one level with 3C: the worker has it (split3c.h) */
+    cs_split3c cls;
     slot ring[SLOTS];
 };
 
-/* TRACEKIT_CACHESIM_THREADS=1: one thread. */
+/* TRACEKIT_CACHESIM_THREADS=1, or TRACEKIT_THREADS=1 (which the other
+ * two-thread commands follow: src/xray/cmd/threads.h): one thread. */
 static int one_thread(void)
 {
-    const char *v = getenv("TRACEKIT_CACHESIM_THREADS");
-    return v && !strcmp(v, "1");
+    const char *v = getenv("TRACEKIT_CACHESIM_THREADS"), *w = getenv("TRACEKIT_THREADS");
+    return (v && !strcmp(v, "1")) || (w && !strcmp(w, "1"));
 }
 
 /* A short wait in a spin loop (x86: `pause`, ~40-140 cycles, which also
@@ -99,22 +112,43 @@ static void *worker(void *arg)
         if (atomic_load(&p->head) <= next) /* stopped, all served */
             return NULL;
         slot *sl = &p->ring[next % SLOTS];
-        memset(sl->b.below, 0, sl->b.n);
-        cs_stream_levels(p->s, sl->b.below, &sl->q);
+        if (p->split) {
+            cs_split3c_batch(&p->cls, &sl->b, !p->s->layouts && !p->s->warming);
+        } else {
+            memset(sl->b.below, 0, sl->b.n);
+            cs_stream_levels(p->s, sl->b.below, &sl->q);
+        }
         atomic_store(&p->done, next + 1);
         if (atomic_load(&p->main_sleeps) && next + 1 >= atomic_load(&p->main_wants))
             wake(p, &p->wake_main);
     }
 }
 
+/* Whether the process may run on one CPU only (taskset -c N). */
+static int one_cpu(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < 2;
+#else
+    return 0;
+#endif
+}
+
 int cs_pipe_start(tk_cachesim *s)
 {
-    if (!s->stream || s->warming || s->pipe || one_thread())
+    if (s->warming || s->pipe || one_thread())
+        return 0;
+    int split = !s->stream && cs_split3c_ok(s);
+    if ((!s->stream && !split) || one_cpu())
         return 0;
     cs_pipe *p = calloc(1, sizeof *p);
     if (!p)
         return 0; /* one thread it is: the same results */
     p->s = s;
+    if (split && cs_split3c_start(s, &p->cls) != 0)
+        goto fail;
+    p->split = split;
     if (pthread_mutex_init(&p->mu, NULL) != 0)
         goto fail;
     if (pthread_cond_init(&p->wake_worker, NULL) != 0 ||
@@ -126,6 +160,8 @@ int cs_pipe_start(tk_cachesim *s)
     s->pipe = p;
     return 0;
 fail:
+    if (p->split)
+        cs_split3c_stop(s, &p->cls);
     free(p); /* one thread it is: the same results */
     return 0;
 }
@@ -137,7 +173,9 @@ fail:
  * With per-field counts (whose misses below need the region) the whole
  * count pass waits for the worker instead, and so do RTTA records. */
 
-static void count_first(tk_cachesim *s, cs_batch *b)
+/* mask0: the first level's misses are known (b->mask), else the worker
+ * counts them (split3c.h), by the types noted here. */
+static void count_first(tk_cachesim *s, cs_batch *b, const int mask0)
 {
     cs_type *const v = s->types.v;
     cs_regions *const g = s->regions;
@@ -146,7 +184,7 @@ static void count_first(tk_cachesim *s, cs_batch *b)
         const uint64_t id = b->thread[i];
         uint64_t writes = 0, bytes = 0, miss0 = 0;
         for (j = i; j < n && b->thread[j] == id; j++) {
-            const unsigned size = b->size[j], write = b->write[j], mask = b->mask[j];
+            const unsigned size = b->size[j], write = b->write[j], mask = mask0 ? b->mask[j] : 0;
             const cs_region *r;
             const uint32_t type = cs_regions_find_type(g, b->addr[j], &r);
             tk_cachesim_counts *c = &v[type].pub.c;
@@ -212,11 +250,13 @@ static void count_served(tk_cachesim *s, cs_pipe *p)
         if (s->warming)
             continue;
         if (s->layouts) {
-            for (size_t i = 0; i < b->n; i++)
-                b->mask[i] |= b->below[i];
+            if (!p->split) /* split: the worker wrote the masks */
+                for (size_t i = 0; i < b->n; i++)
+                    b->mask[i] |= b->below[i];
             s->count_pass(s, b);
-        } else
+        } else if (!p->split) { /* split: the worker counted the misses */
             count_below(s, b);
+        }
     }
 }
 
@@ -247,13 +287,16 @@ void cs_pipe_submit(tk_cachesim *s, cs_batch *b)
     cs_pipe *p = s->pipe;
     size_t head = atomic_load(&p->head);
     slot *sl = &p->ring[head % SLOTS];
+    const int counts = !s->layouts && !s->warming;
     cs_run_front(s, b, &sl->q);
+    if (p->split && counts) /* the types before the hand-over: the worker reads them */
+        count_first(s, b, 0);
     atomic_store(&p->head, head + 1);
     if (atomic_load(&p->worker_sleeps) && head + 1 - atomic_load(&p->done) >= WAKE_AFTER)
         wake(p, &p->wake_worker);
     cs_run_find(s, b);
-    if (!s->layouts && !s->warming) /* while the false-sharing blocks arrive */
-        count_first(s, b);
+    if (!p->split && counts) /* while the false-sharing blocks arrive */
+        count_first(s, b, 1);
     count_served(s, p);
     cs_run_side(s, b);
 }
@@ -288,6 +331,8 @@ void cs_pipe_stop(tk_cachesim *s)
     pthread_mutex_destroy(&p->mu);
     for (size_t i = 0; i < SLOTS; i++)
         free(p->ring[i].q.v);
+    if (p->split)
+        cs_split3c_stop(s, &p->cls);
     free(p);
     s->pipe = NULL;
 }

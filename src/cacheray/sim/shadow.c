@@ -172,7 +172,8 @@ static void evict_ahead(cs_shadow *h)
 
 void cs_shadow_evict(cs_shadow *h)
 {
-    h->bound = next_live(h, h->bound);
+    if (!h->ring[h->bound & h->rmask]) /* live mostly: every event a miss's */
+        h->bound = next_live(h, h->bound);
     if (h->omask >= CS_SHADOW_SMALL_OUT)
         evict_ahead(h);
     uint64_t *r = &h->ring[h->bound & h->rmask], line = *r - 1;

@@ -322,10 +322,11 @@ int cs_oom(const tk_cachesim *s)
     return any;
 }
 
+/* While pipe.c's worker runs (records off the fast path), through it. */
 static void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
                       uint64_t thread)
 {
-    cs_batch *b = &s->batch;
+    cs_batch *b = s->pipe ? cs_pipe_batch(s) : &s->batch;
     b->addr[0] = addr;
     b->size[0] = (uint8_t)size;
     b->write[0] = (uint8_t)write;
@@ -336,7 +337,10 @@ static void on_access(tk_cachesim *s, uint64_t addr, unsigned size, int write,
     b->run_write[0] = (uint8_t)write;
     b->nruns = 1;
     b->n = 1;
-    cs_run_batch(s, b);
+    if (s->pipe)
+        cs_pipe_submit(s, b);
+    else
+        cs_run_batch(s, b);
 }
 
 static void rtta_add(tk_cachesim *s, const tk_cacheray_record *rec)
@@ -436,6 +440,35 @@ static tk_status feed_sim(void *s, const tk_cacheray_record *rec, tk_error *err)
 
 static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err);
 
+/* A well-formed RTTA record wholly in the cursor's window, decoded here
+ * as the reader would and fed: 1, or 0 when the reader has to (a flag, a
+ * name past the window, anything else). A reader per record cost more
+ * than the region itself on traces of millions of regions. */
+static int fast_rtta(tk_cachesim *s, tk_cursor *c, int big)
+{
+    const uint8_t *p = c->p;
+    size_t avail = tk_cursor_avail(c), len = TK_CACHERAY_RTTA_REMOVE_SIZE;
+    tk_cacheray_record rec = {.type = (tk_cacheray_type)p[0]};
+    if (p[0] == TK_CACHERAY_RTTA_ADD) {
+        if (avail < TK_CACHERAY_RTTA_ADD_FIXED)
+            return 0;
+        rec.typename_len = tk_ld32(p + 25, big);
+        if (rec.typename_len > avail - TK_CACHERAY_RTTA_ADD_FIXED)
+            return 0;
+        len = TK_CACHERAY_RTTA_ADD_FIXED + rec.typename_len;
+        rec.elemsize = tk_ld32(p + 17, big);
+        rec.elemcount = tk_ld32(p + 21, big);
+        rec.type_name = (const char *)p + TK_CACHERAY_RTTA_ADD_FIXED;
+    } else if (p[0] != TK_CACHERAY_RTTA_REMOVE || avail < len) {
+        return 0;
+    }
+    rec.addr = tk_ld64(p + 1, big);
+    rec.thread = tk_ld64(p + 9, big);
+    cs_rtta(s, &rec, 1);
+    c->p = p + len;
+    return 1;
+}
+
 /* With the levels below the first on a second thread when the hierarchy
  * allows it (pipe.c); records off the fast path wait for it to catch up. */
 tk_status tk_cachesim_run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *err)
@@ -478,6 +511,8 @@ static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *e
         }
         if (!cs_pipe_rtta_ok(s, c.p[0]))
             cs_pipe_drain(s);
+        if (fast_rtta(s, &c, big))
+            continue;
         tk_cachesim_totals t;
         tk_cachesim_get_totals(s, &t);
         tk_status st = tk_cacheray_slow_record(&c, e, t.records, feed_sim, s, err);

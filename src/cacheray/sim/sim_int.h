@@ -6,6 +6,7 @@
 #include <tracekit/cachesim.h>
 #include <tracekit/format.h>
 
+#include "cacheray/cacheray_int.h"
 #include "cacheray/sim/cache.h"
 #include "cacheray/layout/layout.h"
 #include "cacheray/sim/linemap.h"
@@ -39,14 +40,10 @@ typedef struct cs_level {
     tk_cachesim_level_stats st;
 } cs_level;
 
-/* ---- live RTTA regions (regions.c) */
-typedef struct cs_region {
-    uint64_t start, last;    /* [start, last]; empty regions: last = start */
-    uint32_t type;
-    uint32_t elemsize;
-    uint64_t stride;         /* the layout's size when elemsize is a
-                                multiple of it, else 0 (no fields) */
-} cs_region;
+/* ---- live RTTA regions (regions.c, on region_tree.c's tree) */
+/* type: the region's cs_type; elemsize, and stride: the layout's size
+ * when elemsize is a multiple of it, else 0 (no fields). */
+typedef tk_cr_region cs_region;
 typedef struct cs_regions cs_regions;
 /* What cs_regions_find returns for addresses in no region: untyped (type
  * 0), no bytes. A real region rather than NULL keeps the callers free of a
@@ -237,7 +234,7 @@ typedef struct cs_fs_rec {
     } u;
 } cs_fs_rec;
 
-enum { CS_FS_POOL_CHUNK = 4096 }; /* blocks per pool chunk (256 KiB) */
+enum { CS_FS_POOL_CHUNK = 32768 }; /* blocks per pool chunk (2 MiB: a huge page) */
 
 typedef struct cs_fs_report { /* a reported line */
     uint64_t line, writes, alternations;
@@ -260,6 +257,9 @@ typedef struct cs_falseshare {
     uint64_t last_id;        /* the last thread looked up, and its index */
     uint32_t last_index;
     int has_last;
+    uint64_t prev_id;        /* the one before (threads interleaved write by */
+    uint32_t prev_index;     /* write take turns), and its index */
+    int has_prev;
     /* the report (cs_fs_finish): lines with disjoint writers, sorted */
     cs_fs_report *order;
     size_t norder;
@@ -282,6 +282,14 @@ static inline uint32_t cs_fs_thread(cs_falseshare *f, uint64_t id)
 {
     if (f->has_last && f->last_id == id)
         return f->last_index;
+    if (f->has_prev && f->prev_id == id) { /* the two swap places */
+        uint32_t index = f->prev_index;
+        f->prev_id = f->last_id;
+        f->prev_index = f->last_index;
+        f->last_id = id;
+        f->last_index = index;
+        return index;
+    }
     return cs_fs_thread_slow(f, id);
 }
 /* A write of chunks `mask` of `line` (state st) by thread index `t` in

@@ -14,6 +14,8 @@ typedef struct out {
     tk_sink *s;
     const tk_cachesim *sim;
     int json;
+    /* text: "<level>_misses", made once (a row per thread: millions) */
+    char miss_key[TK_CACHESIM_MAX_LEVELS][TK_CACHESIM_NAME_MAX + 8];
 } out;
 
 static double rate(uint64_t part, uint64_t whole)
@@ -31,11 +33,8 @@ static void misses(out *o, const tk_cachesim_counts *c)
         tk_sink_array_end(o->s);
         return;
     }
-    for (size_t k = 0; k < o->sim->nlevels; k++) {
-        char key[TK_CACHESIM_NAME_MAX + 8];
-        snprintf(key, sizeof key, "%s_misses", o->sim->cfg.levels[k].name);
-        tk_sink_u64(o->s, key, c->misses[k], 0);
-    }
+    for (size_t k = 0; k < o->sim->nlevels; k++)
+        tk_sink_u64(o->s, o->miss_key[k], c->misses[k], 0);
 }
 
 static void counts(out *o, const tk_cachesim_counts *c, int bytes)
@@ -299,7 +298,9 @@ static void reuse(out *o)
 tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *sink, const char *file, size_t top,
                             unsigned flags, tk_error *err)
 {
-    out o = {sink, s, tk_sink_get_style(sink) == TK_SINK_JSON};
+    out o = {sink, s, tk_sink_get_style(sink) == TK_SINK_JSON, {{0}}};
+    for (size_t k = 0; k < s->nlevels; k++)
+        snprintf(o.miss_key[k], sizeof o.miss_key[k], "%s_misses", s->cfg.levels[k].name);
     tk_cachesim_totals tot;
     tk_cachesim_get_totals(s, &tot);
     const tk_cachesim_totals *t = &tot;

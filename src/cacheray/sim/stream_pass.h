@@ -15,14 +15,17 @@ enum { AHEAD = 8, WAYS_ANY = 0 /* serve's `ways` for the general copy */ };
 typedef void (*cs_serve_fn)(tk_cachesim *s, size_t k, uint8_t *masks, cs_queue *q);
 
 /* The cache lines of level L a request for `addr` will read: its set's
- * entries and stamps, and the set's 3C times. */
-static inline void prefetch(const cs_level *L, uint64_t addr)
+ * entries and stamps, and the set's 3C times. `ways`: the level's, when
+ * the caller's copy has it as a constant (the loop then unrolled), else
+ * WAYS_ANY. */
+static inline void prefetch(const cs_level *L, uint64_t addr, const uint32_t ways)
 {
     const cs_cache *c = &L->c;
     if (c->hashed)
         return;
-    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
-    for (uint32_t w = 0; w < c->ways; w += 8) { /* a cache line of 8-byte words */
+    const uint32_t nways = ways == WAYS_ANY ? c->ways : ways;
+    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * nways);
+    for (uint32_t w = 0; w < nways; w += 8) { /* a cache line of 8-byte words */
         if (w % 64 == 0)
             __builtin_prefetch(&c->dirty[at + w]);
         __builtin_prefetch(&c->e[at + w]);
@@ -105,10 +108,10 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
     const cs_level *L = &s->lv[k];
     const unsigned shift = L->shift;
     for (size_t r = 0; r < q->n && r < AHEAD; r++)
-        prefetch(L, q->v[r].lo);
+        prefetch(L, q->v[r].lo, ways);
     for (size_t r = 0; r < q->n; r++) {
         if (r + AHEAD < q->n)
-            prefetch(L, q->v[r + AHEAD].lo);
+            prefetch(L, q->v[r + AHEAD].lo, ways);
         if (r + AHEAD / 2 < q->n)
             prefetch_victim(L, q->v[r + AHEAD / 2].lo, ways);
         const cs_req *x = &q->v[r]; /* only level k + 1's queue grows now */

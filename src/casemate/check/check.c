@@ -92,11 +92,12 @@ static int hint(tk_casemate_checker *c, const tk_casemate_record *rec)
          * address, so the hint checked nothing */
         for (unsigned j = 0; p && p->npte && j < CM_SLOTS; j++)
             if (p->flags[j] & CM_PTE) {
+                cm_pte tmp;
                 cm_relate(c, p->base + 8 * (uint64_t)j);
                 return cm_violate(c, CM_OWNER_ROOT_IN_TREE,
                                   "page 0x%llx holds entries of root 0x%llx",
                                   (unsigned long long)p->base,
-                                  (unsigned long long)p->pte[j].root);
+                                  (unsigned long long)cm_pte_view(p, j, &tmp)->root);
             }
         return 0;
     case TK_CASEMATE_RELEASE_TABLE:
@@ -109,11 +110,15 @@ static int hint(tk_casemate_checker *c, const tk_casemate_record *rec)
             return cm_violate(c, CM_OWNER_UNINIT, NULL);
         if (!p || !(p->flags[i] & CM_PTE))
             return cm_violate(c, CM_OWNER_NON_PTE, NULL);
-        cm_pte *e = &p->pte[i];
+        cm_pte *e = cm_pte_mut(p, i);
+        if (!e)
+            return cm_oom(c);
         if (e->level != 3)
             return cm_violate(c, CM_OWNER_NOT_LEAF, "0x%llx is at level %u",
                               (unsigned long long)(loc & ~(uint64_t)7), e->level);
+        p->nowned -= e->owned;
         e->owned = rec->value != UINT64_MAX; /* casemate's -1: no owner */
+        p->nowned += e->owned;
         e->owner = rec->value;
         c->nrel = 0;
         return 0;
@@ -220,10 +225,12 @@ void tk_casemate_check_get_stats(const tk_casemate_checker *c, tk_casemate_check
         s->pages++;
         for (unsigned j = 0; p->npte && j < CM_SLOTS; j++)
             if (p->flags[j] & CM_PTE) {
+                cm_pte tmp;
+                uint8_t st = cm_pte_view(p, j, &tmp)->state;
                 s->entries++;
-                s->valid += p->pte[j].state == TK_CASEMATE_STATE_VALID;
-                s->invalid_unclean += p->pte[j].state == TK_CASEMATE_STATE_INVALID_UNCLEAN;
-                s->invalid_clean += p->pte[j].state == TK_CASEMATE_STATE_INVALID_CLEAN;
+                s->valid += st == TK_CASEMATE_STATE_VALID;
+                s->invalid_unclean += st == TK_CASEMATE_STATE_INVALID_UNCLEAN;
+                s->invalid_clean += st == TK_CASEMATE_STATE_INVALID_CLEAN;
             }
     }
     s->locks_held = c->locks.n;

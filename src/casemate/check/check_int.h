@@ -1,7 +1,8 @@
 /* The casemate checker's model, shared by its files: check.c (driver,
  * memory events, hints), shadow.c (8-byte shadow memory), map.c (u64
  * hash map), pgtable.c (descriptors, geometry, walks), tlbi.c (DSB and
- * TLBI), locks.c, roots.c (system registers, roots, threads),
+ * TLBI), locks.c (rules) and lockset.c (the held locks), roots.c (system
+ * registers, roots), threads.c (threads, shared register files),
  * violation.c (codes, the captured violation), context.c (printing),
  * dot.c (Graphviz). Functions stepping the model return 0 (fine), 1 (a
  * violation was recorded) or -1 (error recorded in c->error). */
@@ -12,6 +13,8 @@
 #include <stdint.h>
 
 #include <tracekit/casemate_check.h>
+
+#include "core/chunks.h"
 
 /* Propagate a 1 / -1 from a model step. */
 #define CM_TRY(x)                                                            \
@@ -60,15 +63,61 @@ typedef struct cm_page {
     uint64_t base;
     uint64_t val[CM_SLOTS];
     uint8_t flags[CM_SLOTS];
-    cm_pte *pte;        /* pte_cap, grown to the highest entry's slot */
-    uint32_t npte, ninit, pte_cap;
+    uint32_t npte, ninit;
+    /* Entries not invalid-clean, and thread-owned ones: a table with
+     * neither has nothing a walk must look at one entry at a time. */
+    uint32_t nlive, nowned;
+    /* Entries with a record of their own (a table marked invalid throughout
+     * costs none): slot i's is pte[idx[i] - 1]; idx[i] == 0 (or i >=
+     * idx_cap): the entry is as its marking left it (cm_pte_def). */
+    cm_pte *pte;
+    uint16_t *idx;
+    uint32_t nown, pte_cap, idx_cap;
+    /* The defaults of the latest marking: root, stage, level, first input
+     * address, marking thread; invalid-clean, never owned. */
+    uint64_t def_root, def_ia, def_inval;
+    uint8_t def_level, def_stage;
+    /* Made from one region of value `ufill` (uniform), and the slots
+     * written since (dirty_lo..dirty_hi; none when lo > hi): giving the
+     * page back looks at those only. */
+    uint8_t uniform;
+    uint8_t same;           /* a spare page: every val[] is ufill */
+    uint16_t dirty_lo, dirty_hi;
+    uint64_t ufill;
 } cm_page;
+
+/* Slots lo..hi of `p` may change value or initialisation. */
+static inline void cm_page_dirty(cm_page *p, unsigned lo, unsigned hi)
+{
+    if (lo < p->dirty_lo)
+        p->dirty_lo = (uint16_t)lo;
+    if (hi > p->dirty_hi)
+        p->dirty_hi = (uint16_t)hi;
+}
+
+/* The record of slot `i`'s entry, NULL while it has the defaults. */
+static inline cm_pte *cm_pte_own(const cm_page *p, unsigned i)
+{
+    return i < p->idx_cap && p->idx[i] ? &p->pte[p->idx[i] - 1] : NULL;
+}
+
+/* Entry `e` of page `p` goes to `state`, keeping p->nlive. */
+static inline void cm_pte_set_state(cm_page *p, cm_pte *e, uint8_t state)
+{
+    p->nlive += (uint32_t)(state != TK_CASEMATE_STATE_INVALID_CLEAN) -
+                (uint32_t)(e->state != TK_CASEMATE_STATE_INVALID_CLEAN);
+    e->state = state;
+}
 
 typedef struct cm_shadow {
     cm_map pages;           /* base >> 12 -> cm_page * */
     cm_page *last;          /* lookup cache */
     struct cm_regions *regions;
     uint64_t gen;           /* bumped when a page appears or goes */
+    /* Pages given back with one value throughout, for the next pages made
+     * (trees come and go): one of the same value needs no filling. */
+    cm_page *spare[16];
+    unsigned nspare;
 } cm_shadow;
 
 int cm_shadow_init(cm_shadow *s);
@@ -76,9 +125,16 @@ void cm_shadow_free(cm_shadow *s);
 cm_page *cm_page_find(cm_shadow *s, uint64_t addr);
 /* The page of `addr`, materialised from the regions; NULL: no memory. */
 cm_page *cm_page_get(cm_shadow *s, uint64_t addr);
-/* Its entry array, holding at least slot `i` (allocated and grown on use,
- * so a 2-entry start table costs 2 entries, not 512); NULL: no memory. */
-cm_pte *cm_page_ptes(cm_page *p, unsigned i);
+/* Slot `i`'s entry (a CM_PTE slot), read-only: its record, or the
+ * defaults written to *tmp. */
+const cm_pte *cm_pte_view(const cm_page *p, unsigned i, cm_pte *tmp);
+/* Slot `i`'s entry to change: its record, made from the defaults on first
+ * use (the address is good until the next cm_pte_mut on the page); NULL:
+ * no memory. */
+cm_pte *cm_pte_mut(cm_page *p, unsigned i);
+/* Give every entry of `p` still at the defaults a record, before the
+ * defaults change; -1: no memory. */
+int cm_pte_pin(cm_page *p);
 /* Forget a page with no initialised slot. */
 void cm_page_drop(cm_shadow *s, cm_page *p);
 /* A page that holds no entry any more (a tree let go of it): its entry
@@ -127,19 +183,50 @@ typedef struct cm_root {
     uint64_t seq;           /* registration order */
 } cm_root;
 
+/* A thread's system registers but VTTBR_EL2, shared by the threads that
+ * have the same (threads.c): a million vCPUs of a few VMs hold a few. */
+typedef struct cm_regs {
+    uint64_t reg[TK_CASEMATE_SYSREG_COUNT]; /* reg[VTTBR_EL2] unused: 0 */
+    unsigned present;       /* bit per register (VTTBR_EL2's too) */
+    uint64_t refs;          /* threads holding it */
+    struct cm_regs *next;   /* same hash */
+} cm_regs;
+
 typedef struct cm_thread {
     uint64_t tid;
-    uint64_t reg[TK_CASEMATE_SYSREG_COUNT];
-    unsigned present;       /* bit per register */
-    cm_root *cur[3];        /* [1] TTBR0_EL2, [2] VTTBR_EL2 */
     uint64_t dsbs;          /* DSBs so far: they give write authorisation back */
+    uint64_t vttbr;         /* VTTBR_EL2 (it differs per VM, so per thread) */
+    cm_root *cur[2];        /* [0] TTBR0_EL2, [1] VTTBR_EL2: stage - 1 */
+    cm_regs *regs;
 } cm_thread;
 
+/* threads.c: threads in chunks (their addresses stay put) found through
+ * an index of 32-bit numbers, so a thread costs little more than itself. */
+typedef struct cm_threads {
+    tk_chunks recs;         /* cm_thread records */
+    size_t n;
+    uint32_t *slot;         /* thread number + 1; 0 empty */
+    size_t nslot;           /* 0 or a power of two */
+    cm_map regfiles;        /* hash of a cm_regs -> the first with it */
+} cm_threads;
+
 typedef struct cm_lock {
-    uint64_t holder, count;
+    uint64_t addr;
+    uint64_t holder, count; /* count 0: a free record (holder: the next + 1) */
     int used;               /* a plain write used the authorisation ... */
     uint64_t used_at;       /* ... after the holder's DSB number used_at */
 } cm_lock;
+
+/* The held locks (locks.c): records in chunks, reused once released, found
+ * through an index of 32-bit numbers, as threads are. */
+typedef struct cm_locks {
+    tk_chunks recs;         /* cm_lock records */
+    size_t top;             /* records handed out */
+    size_t n;               /* held */
+    uint64_t free;          /* first free record + 1; 0 none */
+    uint32_t *slot;         /* record + 1; 0 empty */
+    size_t nslot;
+} cm_locks;
 
 /* An entry a DSB cleaned, with the descriptor it had before. */
 typedef struct cm_cleaned {
@@ -167,8 +254,8 @@ struct tk_casemate_checker {
     cm_map roots;           /* base -> cm_root * */
     cm_map ids[3];          /* [stage] id -> cm_root * (one space per stage) */
     cm_map root_locks;      /* root base -> lock address */
-    cm_map locks;           /* held lock address -> cm_lock * */
-    cm_map threads;         /* tid -> cm_thread * */
+    cm_locks locks;
+    cm_threads threads;
     uint64_t ha_threads[3]; /* [stage]: threads whose (V)TCR_EL2.HA is 1 */
     cm_thread *th;          /* thread of the record being fed */
     const tk_casemate_record *rec;
@@ -238,9 +325,23 @@ int cm_check_write_auth(tk_casemate_checker *c, uint64_t addr, const cm_pte *e, 
 /* May the holder of `l` still write plain? */
 int cm_lock_authorised(const tk_casemate_checker *c, const cm_lock *l);
 void cm_locks_free(tk_casemate_checker *c);
+/* The held lock at `addr`, NULL when none. */
+cm_lock *cm_lock_find(const tk_casemate_checker *c, uint64_t addr);
+/* Record `k` (0 <= k < c->locks.top): a held lock when its count is not 0. */
+const cm_lock *cm_lock_nth(const tk_casemate_checker *c, size_t k);
+cm_lock *cm_lock_add(tk_casemate_checker *c, uint64_t addr); /* NULL: no memory */
+void cm_lock_del(tk_casemate_checker *c, cm_lock *l);
+void cm_lockset_free(tk_casemate_checker *c);
+
+/* threads.c */
+cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid); /* NULL: no memory */
+cm_thread *cm_thread_find(const tk_casemate_checker *c, uint64_t tid);
+int cm_thread_has(const cm_thread *t, unsigned reg);
+uint64_t cm_thread_reg(const cm_thread *t, unsigned reg); /* 0 when not written */
+int cm_thread_set_reg(tk_casemate_checker *c, cm_thread *t, unsigned reg, uint64_t v); /* -1 */
+void cm_threads_free(tk_casemate_checker *c);
 
 /* roots.c */
-cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid);
 int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t value);
 int cm_release_table(tk_casemate_checker *c, uint64_t addr);
 cm_root *cm_root_find(tk_casemate_checker *c, uint64_t base);

@@ -117,14 +117,14 @@ void tk_casemate_check_print_state(const tk_casemate_checker *c, FILE *out)
     free(roots);
     uint64_t *keys = malloc((c->locks.n ? c->locks.n : 1) * sizeof *keys);
     size_t k = 0;
-    for (size_t i = 0; keys && i < c->locks.cap; i++)
-        if (c->locks.used[i])
-            keys[k++] = c->locks.keys[i];
+    for (size_t i = 0; keys && i < c->locks.top; i++)
+        if (cm_lock_nth(c, i)->count)
+            keys[k++] = cm_lock_nth(c, i)->addr;
     if (keys)
         qsort(keys, k, sizeof *keys, by_key);
     fprintf(out, "  locks:");
     for (size_t i = 0; i < k; i++) {
-        const cm_lock *l = (const cm_lock *)(uintptr_t)*cm_map_find(&c->locks, keys[i]);
+        const cm_lock *l = cm_lock_find(c, keys[i]);
         fprintf(out, "%s 0x%llx tid %llu%s", i ? ";" : "", X(keys[i]), X(l->holder),
                 cm_lock_authorised(c, l) ? "" : " (plain write used)");
     }

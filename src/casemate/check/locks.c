@@ -10,18 +10,16 @@
 
 static cm_lock *lock_find(const tk_casemate_checker *c, uint64_t addr)
 {
-    uint64_t *v = cm_map_find(&c->locks, addr);
-    return v ? (cm_lock *)(uintptr_t)*v : NULL;
+    return cm_lock_find(c, addr);
 }
 
 static int acquire(tk_casemate_checker *c, uint64_t addr)
 {
-    cm_lock *l = malloc(sizeof *l);
-    if (!l || cm_map_put(&c->locks, addr, (uint64_t)(uintptr_t)l) != 0) {
-        free(l);
+    cm_lock *l = cm_lock_add(c, addr);
+    if (!l)
         return cm_oom(c);
-    }
-    *l = (cm_lock){.holder = c->th->tid, .count = 1};
+    l->holder = c->th->tid;
+    l->count = 1;
     return 0;
 }
 
@@ -38,10 +36,8 @@ int cm_step_lock(tk_casemate_checker *c, tk_casemate_kind kind, uint64_t addr)
         if (l->holder != tid)
             return cm_violate(c, CM_UNLOCK_OTHER, "lock 0x%llx is held by thread %llu",
                               (unsigned long long)addr, (unsigned long long)l->holder);
-        if (--l->count == 0) {
-            cm_map_del(&c->locks, addr);
-            free(l);
-        }
+        if (--l->count == 0)
+            cm_lock_del(c, l);
         return 0;
     }
     if (!l)
@@ -115,15 +111,12 @@ int cm_lock_authorised(const tk_casemate_checker *c, const cm_lock *l)
 {
     if (!l->used)
         return 1;
-    uint64_t *t = cm_map_find(&c->threads, l->holder);
-    return !t || l->used_at != ((const cm_thread *)(uintptr_t)*t)->dsbs;
+    const cm_thread *t = cm_thread_find(c, l->holder);
+    return !t || l->used_at != t->dsbs;
 }
 
 void cm_locks_free(tk_casemate_checker *c)
 {
-    for (size_t i = 0; i < c->locks.cap; i++)
-        if (c->locks.used[i])
-            free((void *)(uintptr_t)c->locks.vals[i]);
-    cm_map_free(&c->locks);
+    cm_lockset_free(c);
     cm_map_free(&c->root_locks);
 }

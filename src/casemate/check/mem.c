@@ -39,7 +39,9 @@ static int bad_encoding(tk_casemate_checker *c, uint64_t addr, uint64_t val, uns
 static int write_valid_entry(tk_casemate_checker *c, uint64_t addr, cm_page *p, unsigned i,
                              uint64_t val)
 {
-    cm_pte *e = &p->pte[i];
+    cm_pte *e = cm_pte_mut(p, i); /* a valid entry has its record already */
+    if (!e)
+        return cm_oom(c);
     uint64_t cur = p->val[i];
     int af0_cached = cm_af0_cached(c, e->stage);
     if (val & 1) {
@@ -56,7 +58,7 @@ static int write_valid_entry(tk_casemate_checker *c, uint64_t addr, cm_page *p, 
     }
     p->val[i] = val;
     if (cm_never_cached(cur, e->level, af0_cached)) {
-        e->state = TK_CASEMATE_STATE_INVALID_CLEAN;
+        cm_pte_set_state(p, e, TK_CASEMATE_STATE_INVALID_CLEAN);
         e->inval = c->th->tid;
         return 0;
     }
@@ -86,11 +88,13 @@ int cm_write_slot(tk_casemate_checker *c, uint64_t addr, uint64_t val, int relea
     }
     if (!(p->flags[i] & CM_INIT))
         return uninit_write(c, addr);
+    cm_page_dirty(p, i, i);
     if (!(p->flags[i] & CM_PTE)) {
         p->val[i] = val;
         return 0;
     }
-    cm_pte *e = &p->pte[i];
+    cm_pte tmp;
+    const cm_pte *e = cm_pte_view(p, i, &tmp);
     uint64_t cur = p->val[i];
     CM_TRY(cm_check_write_auth(c, addr, e, e->state, val, release));
     if (p->flags[i] & CM_FROZEN) {
@@ -125,11 +129,14 @@ int cm_write_slot(tk_casemate_checker *c, uint64_t addr, uint64_t val, int relea
         }
         if (kind == CM_DESC_BAD)
             return bad_encoding(c, addr, val, e->level);
+        cm_pte *m = cm_pte_mut(p, i);
+        if (!m)
+            return cm_oom(c);
         p->val[i] = val;
-        e->state = TK_CASEMATE_STATE_VALID;
+        cm_pte_set_state(p, m, TK_CASEMATE_STATE_VALID);
         if (kind == CM_DESC_TABLE)
-            return cm_mark_table(c, e->root, e->stage, CM_TABLE_ADDR(val), CM_SLOTS, e->ia,
-                                 e->level + 1u);
+            return cm_mark_table(c, m->root, m->stage, CM_TABLE_ADDR(val), CM_SLOTS, m->ia,
+                                 m->level + 1u);
         return 0;
     }
 }
@@ -179,6 +186,8 @@ static int init_part(tk_casemate_checker *c, uint64_t a, uint64_t last, cm_page 
 {
     (void)arg;
     uint64_t at;
+    if (p)
+        cm_page_dirty(p, CM_SLOT_OF(a), CM_SLOT_OF(last));
     if (!p) {
         if (cm_region_first_other(&c->sh, a, last, 0, &at)) {
             cm_relate(c, at);
@@ -210,12 +219,15 @@ static int free_part(tk_casemate_checker *c, uint64_t a, uint64_t last, cm_page 
     cm_touch_range(c, a, last);
     if (!p)
         return cm_region_clear(&c->sh, a, last) ? cm_oom(c) : 0;
+    cm_page_dirty(p, CM_SLOT_OF(a), CM_SLOT_OF(last));
     for (unsigned i = CM_SLOT_OF(a), j = CM_SLOT_OF(last); i <= j; i++) {
         if (p->flags[i] & CM_PTE) {
             uint64_t addr = p->base + 8 * (uint64_t)i;
             cm_relate(c, addr);
+            cm_pte tmp;
             return cm_violate(c, CM_FREE_PTE, "0x%llx is an entry of the tree of root 0x%llx",
-                              (unsigned long long)addr, (unsigned long long)p->pte[i].root);
+                              (unsigned long long)addr,
+                              (unsigned long long)cm_pte_view(p, i, &tmp)->root);
         }
         if (p->flags[i] & CM_INIT) {
             p->flags[i] = 0;

@@ -4,6 +4,8 @@
  * values of entries the model has marked, so it ends: marking refuses an
  * entry twice ("double-use pte"), which rules out cycles, and a table
  * entry below level 3 leads one level down. */
+#include <string.h>
+
 #include "casemate/check/check_int.h"
 
 #define SW_BITS 0x0780000000000000ull /* [58:55], for software */
@@ -59,12 +61,62 @@ int cm_requires_bbm(uint64_t before, uint64_t after, unsigned level, int af0_cac
 
 /* ---------------------------------------------------------------- mark */
 
+/* Flags 8 at a time: each byte of a word holds `b`. */
+#define BYTES(b) (0x0101010101010101ull * (uint64_t)(b))
+
+static uint64_t flags8(const cm_page *p, unsigned i)
+{
+    uint64_t w;
+    memcpy(&w, p->flags + i, 8);
+    return w;
+}
+
+static void set_flags8(cm_page *p, unsigned i, uint64_t w)
+{
+    memcpy(p->flags + i, &w, 8);
+}
+
+/* Mark the first `n` entries of `p` at once when each is initialised,
+ * invalid, not an entry yet and without a record, and no slot is watched:
+ * each would only be flagged, with the defaults. 0: not that case. */
+static int mark_plain(tk_casemate_checker *c, cm_page *p, unsigned n)
+{
+    if (c->watch.n || p->nown)
+        return 0;
+    uint64_t bad = 0;
+    unsigned i = 0;
+    for (; i + 8 <= n; i += 8) /* one pass, no branch */
+        bad |= (flags8(p, i) & BYTES(CM_INIT | CM_PTE)) ^ BYTES(CM_INIT);
+    for (; i < n; i++)
+        bad |= (uint64_t)((p->flags[i] & (CM_INIT | CM_PTE)) ^ CM_INIT);
+    for (i = 0; i < n; i++)
+        bad |= p->val[i] & 1;
+    if (bad)
+        return 0;
+    for (i = 0; i + 8 <= n; i += 8)
+        set_flags8(p, i, (flags8(p, i) | BYTES(CM_PTE)) & ~BYTES(CM_FROZEN));
+    for (; i < n; i++)
+        p->flags[i] = (uint8_t)((p->flags[i] | CM_PTE) & ~CM_FROZEN);
+    p->npte += n;
+    return 1;
+}
+
 int cm_mark_table(tk_casemate_checker *c, uint64_t root, unsigned stage, uint64_t table,
                   unsigned n, uint64_t ia, unsigned level)
 {
     cm_page *p = cm_page_get(&c->sh, table);
     if (!p)
         return cm_oom(c);
+    /* entries marked invalid keep these defaults and need no record */
+    if (p->npte && cm_pte_pin(p) != 0)
+        return cm_oom(c);
+    p->def_root = root;
+    p->def_ia = ia;
+    p->def_inval = c->th->tid;
+    p->def_level = (uint8_t)level;
+    p->def_stage = (uint8_t)stage;
+    if (mark_plain(c, p, n))
+        return 0;
     uint64_t size = cm_level_size(level);
     for (unsigned i = 0; i < n; i++) {
         uint64_t addr = table + 8 * (uint64_t)i;
@@ -80,24 +132,29 @@ int cm_mark_table(tk_casemate_checker *c, uint64_t root, unsigned stage, uint64_
             return cm_violate(c, CM_BAD_ENCODING, "0x%llx at level %u of root 0x%llx",
                               (unsigned long long)v, level, (unsigned long long)root);
         }
-        cm_pte *ptes = cm_page_ptes(p, i);
-        if (!ptes)
-            return cm_oom(c);
-        cm_pte *e = &ptes[i];
         if (p->flags[i] & CM_PTE) {
+            cm_pte tmp;
             cm_relate(c, addr);
             return cm_violate(c, CM_DOUBLE_USE, "0x%llx is already an entry of root 0x%llx",
-                              (unsigned long long)addr, (unsigned long long)e->root);
+                              (unsigned long long)addr,
+                              (unsigned long long)cm_pte_view(p, i, &tmp)->root);
         }
-        *e = (cm_pte){.root = root, .ia = ia + i * size, .inval = c->th->tid,
-                      .level = (uint8_t)level, .stage = (uint8_t)stage,
-                      .state = kind == CM_DESC_INVALID ? TK_CASEMATE_STATE_INVALID_CLEAN
-                                                       : TK_CASEMATE_STATE_VALID};
+        cm_pte *e = cm_pte_own(p, i); /* a record left from before is reused */
+        if (e || kind != CM_DESC_INVALID) {
+            if (!e && !(e = cm_pte_mut(p, i)))
+                return cm_oom(c);
+            *e = (cm_pte){.root = root, .ia = ia + i * size, .inval = c->th->tid,
+                          .level = (uint8_t)level, .stage = (uint8_t)stage,
+                          .state = kind == CM_DESC_INVALID ? TK_CASEMATE_STATE_INVALID_CLEAN
+                                                           : TK_CASEMATE_STATE_VALID};
+        }
         p->flags[i] = (uint8_t)((p->flags[i] | CM_PTE) & ~CM_FROZEN);
         p->npte++;
+        p->nlive += kind != CM_DESC_INVALID;
         cm_touch(c, addr);
         if (kind == CM_DESC_TABLE) {
-            CM_TRY(cm_mark_table(c, root, stage, CM_TABLE_ADDR(v), CM_SLOTS, e->ia, level + 1));
+            CM_TRY(cm_mark_table(c, root, stage, CM_TABLE_ADDR(v), CM_SLOTS, ia + i * size,
+                                 level + 1));
         }
     }
     return 0;
@@ -116,17 +173,56 @@ int cm_mark_root(tk_casemate_checker *c, const cm_root *r)
 
 typedef enum { W_CHECK, W_UNMARK, W_FREEZE } walk_kind;
 
+/* A walk of the first `n` entries of `p` when none is live (none is
+ * invalid-unclean or leads down) nor owned, and no slot is watched: all
+ * the entries would do is change flags. One pass over the flags. */
+static void walk_flags(cm_page *p, unsigned n, walk_kind k)
+{
+    unsigned i = 0, gone = 0;
+    if (k == W_FREEZE) { /* CM_PTE << 1 == CM_FROZEN, within each byte */
+        for (; i + 8 <= n; i += 8)
+            set_flags8(p, i, flags8(p, i) | (flags8(p, i) & BYTES(CM_PTE)) << 1);
+        for (; i < n; i++)
+            p->flags[i] |= (uint8_t)((p->flags[i] & CM_PTE) << 1);
+        return;
+    }
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = flags8(p, i);
+        /* the bytes' CM_PTE bits, summed in the top byte (at most 8) */
+        gone += (unsigned)((((w >> 1) & BYTES(1)) * BYTES(1)) >> 56);
+        set_flags8(p, i, w & ~BYTES(CM_PTE | CM_FROZEN));
+    }
+    for (; i < n; i++) {
+        gone += (p->flags[i] & CM_PTE) >> 1;
+        p->flags[i] &= (uint8_t)~(CM_PTE | CM_FROZEN);
+    }
+    p->npte -= gone;
+}
+
 static int walk(tk_casemate_checker *c, uint64_t table, unsigned n, walk_kind k,
                 cm_code code, uint64_t parent)
 {
+    _Static_assert(CM_PTE << 1 == CM_FROZEN, "walk_flags shifts CM_PTE to CM_FROZEN");
     cm_page *p = cm_page_find(&c->sh, table);
-    if (!p || !p->pte)
+    if (!p || !p->npte)
         return 0;
+    if (!p->nlive && !p->nowned && (k == W_CHECK || !c->watch.n)) {
+        if (k == W_CHECK)
+            return 0;
+        walk_flags(p, n, k);
+        if (k == W_UNMARK && p->npte == 0)
+            cm_page_settle(&c->sh, p);
+        return 0;
+    }
     for (unsigned i = 0; i < n; i++) {
         if (!(p->flags[i] & CM_PTE))
             continue;
         uint64_t addr = table + 8 * (uint64_t)i;
-        cm_pte *e = &p->pte[i];
+        cm_pte tmp, *e = cm_pte_own(p, i);
+        if (!e) { /* at the defaults: changes to tmp change nothing */
+            cm_pte_view(p, i, &tmp);
+            e = &tmp;
+        }
         int down = e->state == TK_CASEMATE_STATE_VALID &&
                    cm_desc_kind(p->val[i], e->level) == CM_DESC_TABLE;
         switch (k) {
@@ -141,6 +237,8 @@ static int walk(tk_casemate_checker *c, uint64_t table, unsigned n, walk_kind k,
             break;
         case W_UNMARK:
             p->flags[i] &= (uint8_t)~(CM_PTE | CM_FROZEN);
+            p->nlive -= e->state != TK_CASEMATE_STATE_INVALID_CLEAN;
+            p->nowned -= e->owned;
             e->owned = 0;
             p->npte--;
             cm_touch(c, addr);

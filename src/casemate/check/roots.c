@@ -13,32 +13,10 @@ enum { VTTBR = TK_CASEMATE_VTTBR_EL2, TTBR0 = TK_CASEMATE_TTBR0_EL2, VTCR = TK_C
        HCR = TK_CASEMATE_HCR_EL2, TCR = TK_CASEMATE_TCR_EL2, SCTLR = TK_CASEMATE_SCTLR_EL2,
        MAIR = TK_CASEMATE_MAIR_EL2 };
 
-cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid)
-{
-    uint64_t *v = cm_map_find(&c->threads, tid);
-    if (v)
-        return (cm_thread *)(uintptr_t)*v;
-    cm_thread *t = calloc(1, sizeof *t);
-    if (!t || cm_map_put(&c->threads, tid, (uint64_t)(uintptr_t)t) != 0) {
-        free(t);
-        return NULL;
-    }
-    t->tid = tid;
-    if (!c->opt.no_sysreg_defaults) {
-        /* casemate-check's: 48-bit input addresses with 4 KiB pages (start
-         * level 0) for both stages, both translation regimes on */
-        t->reg[VTCR] = t->reg[TCR] = 0x10;
-        t->reg[HCR] = t->reg[SCTLR] = 1;
-        t->reg[MAIR] = 0;
-        t->present = 1u << VTCR | 1u << TCR | 1u << HCR | 1u << SCTLR | 1u << MAIR;
-    }
-    return t;
-}
-
 static int read_reg(tk_casemate_checker *c, unsigned reg, uint64_t *v)
 {
-    if (c->th->present & (1u << reg)) {
-        *v = c->th->reg[reg];
+    if (cm_thread_has(c->th, reg)) {
+        *v = cm_thread_reg(c->th, reg);
         return 0;
     }
     return cm_violate(c, CM_UNINIT_SYSREG, "thread %llu has not written %s",
@@ -93,7 +71,7 @@ static int geometry(tk_casemate_checker *c, cm_root *r)
 
 static int load(tk_casemate_checker *c, cm_root *r)
 {
-    cm_root **cur = &c->th->cur[r->stage];
+    cm_root **cur = &c->th->cur[r->stage - 1];
     if (*cur)
         (*cur)->refcount--;
     r->refcount++;
@@ -148,11 +126,11 @@ static int activate(tk_casemate_checker *c, unsigned stage, uint64_t value)
 static int thread_ha(const cm_thread *t, unsigned stage)
 {
     unsigned reg = stage == 2 ? VTCR : TCR, bit = 21;
-    if (!(t->present & (1u << reg)))
+    if (!cm_thread_has(t, reg))
         return 0;
-    if (stage == 1 && (t->present & (1u << HCR)) && ((t->reg[HCR] >> 34) & 1))
+    if (stage == 1 && cm_thread_has(t, HCR) && ((cm_thread_reg(t, HCR) >> 34) & 1))
         bit = 39;
-    return (int)((t->reg[reg] >> bit) & 1);
+    return (int)((cm_thread_reg(t, reg) >> bit) & 1);
 }
 
 int cm_af0_cached(const tk_casemate_checker *c, unsigned stage)
@@ -165,10 +143,10 @@ int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t valu
     cm_thread *t = c->th;
     unsigned stage = reg == TK_CASEMATE_VTTBR_EL2 || reg == TK_CASEMATE_HCR_EL2 ? 2 : 1;
     unsigned ttbr = stage == 2 ? VTTBR : TTBR0;
-    int was_on = (t->present & (1u << reg)) && (t->reg[reg] & 1);
+    int was_on = cm_thread_has(t, reg) && (cm_thread_reg(t, reg) & 1);
     int ha1 = thread_ha(t, 1), ha2 = thread_ha(t, 2);
-    t->reg[reg] = value;
-    t->present |= 1u << reg;
+    if (cm_thread_set_reg(c, t, reg, value) != 0)
+        return cm_oom(c);
     for (unsigned s = 1; s <= 2; s++) { /* a TCR, VTCR or HCR write may flip one */
         int before = s == 1 ? ha1 : ha2, now = thread_ha(t, s);
         if (now != before)
@@ -183,11 +161,11 @@ int cm_step_sysreg(tk_casemate_checker *c, tk_casemate_sysreg reg, uint64_t valu
     }
     case TK_CASEMATE_HCR_EL2:
     case TK_CASEMATE_SCTLR_EL2:
-        if (!was_on && (value & 1) && (t->present & (1u << ttbr)))
-            return activate(c, stage, t->reg[ttbr]);
-        if (was_on && !(value & 1) && t->cur[stage]) { /* this thread stops using it */
-            t->cur[stage]->refcount--;
-            t->cur[stage] = NULL;
+        if (!was_on && (value & 1) && cm_thread_has(t, ttbr))
+            return activate(c, stage, cm_thread_reg(t, ttbr));
+        if (was_on && !(value & 1) && t->cur[stage - 1]) { /* this thread stops using it */
+            t->cur[stage - 1]->refcount--;
+            t->cur[stage - 1] = NULL;
         }
         return 0;
     default:
@@ -202,14 +180,16 @@ int cm_release_table(tk_casemate_checker *c, uint64_t addr)
     cm_page *p = cm_slot(c, addr, &i);
     if (!p || !(p->flags[i] & CM_PTE))
         return 0; /* never a page table: nothing else to undo */
-    cm_root *owner = cm_root_find(c, p->pte[i].root);
+    cm_pte tmp;
+    uint64_t tree = cm_pte_view(p, i, &tmp)->root;
+    cm_root *owner = cm_root_find(c, tree);
     if (owner)
         CM_TRY(cm_check_clean_root(c, owner, CM_RELEASE_UNCLEAN));
     cm_root *r = cm_root_find(c, addr);
     if (!r) {
         cm_relate(c, addr);
         return cm_violate(c, CM_NO_ROOT, "0x%llx is an entry of the tree of root 0x%llx",
-                          (unsigned long long)addr, (unsigned long long)p->pte[i].root);
+                          (unsigned long long)addr, (unsigned long long)tree);
     }
     if (r->refcount)
         return cm_violate(c, CM_RELEASE_IN_USE, "root 0x%llx is loaded by %llu thread%s",
@@ -224,9 +204,9 @@ int cm_release_table(tk_casemate_checker *c, uint64_t addr)
 
 int cm_current_vmid(tk_casemate_checker *c, uint64_t *vmid)
 {
-    if (!(c->th->present & (1u << VTTBR)))
+    if (!cm_thread_has(c->th, VTTBR))
         return 0;
-    *vmid = c->th->reg[VTTBR] >> 48;
+    *vmid = cm_thread_reg(c->th, VTTBR) >> 48;
     return 1;
 }
 
@@ -257,8 +237,5 @@ void cm_roots_free(tk_casemate_checker *c)
     cm_map_free(&c->roots);
     cm_map_free(&c->ids[1]);
     cm_map_free(&c->ids[2]);
-    for (size_t i = 0; i < c->threads.cap; i++)
-        if (c->threads.used[i])
-            free((void *)(uintptr_t)c->threads.vals[i]);
-    cm_map_free(&c->threads);
+    cm_threads_free(c);
 }

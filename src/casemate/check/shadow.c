@@ -6,6 +6,7 @@
  *   - regions (an ordered tree of disjoint intervals): initialised memory
  *     that is not page-table memory, with one value throughout.
  * A page, once it exists, is authoritative; regions under it are ignored. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@ int cm_shadow_init(cm_shadow *s)
 static void page_free(cm_page *p)
 {
     free(p->pte);
+    free(p->idx);
     free(p);
 }
 
@@ -58,6 +60,8 @@ void cm_shadow_free(cm_shadow *s)
         if (s->pages.used[i])
             page_free((cm_page *)(uintptr_t)s->pages.vals[i]);
     cm_map_free(&s->pages);
+    while (s->nspare)
+        page_free(s->spare[--s->nspare]);
     if (s->regions) {
         region *r, *next;
         for (r = RB_MIN(cm_region_tree, T(s)); r; r = next) {
@@ -221,19 +225,40 @@ cm_page *cm_page_get(cm_shadow *s, uint64_t addr)
     cm_page *p = cm_page_find(s, addr);
     if (p)
         return p;
-    p = calloc(1, sizeof *p);
-    if (!p)
+    /* val is written once, below, not zeroed first; a spare page of the
+     * value wanted is not written at all */
+    int same = 0;
+    uint64_t had = 0;
+    if (s->nspare) {
+        p = s->spare[--s->nspare];
+        same = p->same;
+        had = p->ufill;
+    } else if (!(p = malloc(sizeof *p))) {
         return NULL;
+    }
+    memset(p->flags, 0, sizeof *p - offsetof(cm_page, flags));
     p->base = CM_PAGE_OF(addr);
     uint64_t last = p->base + CM_PAGE - 1;
-    for (region *r = first_from(s, p->base); r && r->start <= last; r = next_of(s, r)) {
+    region *one = first_from(s, p->base);
+    if (one && one->start <= p->base && one->last >= last) {
+        p->uniform = 1;
+        p->ufill = one->fill;
+        if (same && had == one->fill) {
+            memset(p->flags, CM_INIT, CM_SLOTS);
+            p->ninit = CM_SLOTS;
+            one = NULL;
+        }
+    } else {
+        memset(p->val, 0, sizeof p->val);
+    }
+    p->dirty_lo = CM_SLOTS; /* none yet */
+    for (region *r = one; r && r->start <= last; r = next_of(s, r)) {
         unsigned i = r->start > p->base ? CM_SLOT_OF(r->start) : 0;
         unsigned j = r->last < last ? CM_SLOT_OF(r->last) : CM_SLOTS - 1;
-        for (; i <= j; i++) {
-            p->flags[i] = CM_INIT;
-            p->val[i] = r->fill;
-            p->ninit++;
-        }
+        memset(p->flags + i, CM_INIT, j - i + 1); /* a fresh page: none was */
+        for (unsigned k = i; k <= j; k++)
+            p->val[k] = r->fill;
+        p->ninit += j - i + 1;
     }
     if (cm_map_put(&s->pages, p->base >> CM_PAGE_SHIFT, (uint64_t)(uintptr_t)p) != 0) {
         free(p);
@@ -244,22 +269,65 @@ cm_page *cm_page_get(cm_shadow *s, uint64_t addr)
     return p;
 }
 
-cm_pte *cm_page_ptes(cm_page *p, unsigned i)
+const cm_pte *cm_pte_view(const cm_page *p, unsigned i, cm_pte *tmp)
 {
-    if (i < p->pte_cap)
-        return p->pte;
-    unsigned cap = p->pte_cap ? p->pte_cap : 4;
-    while (cap <= i)
-        cap *= 2;
-    if (cap > CM_SLOTS)
-        cap = CM_SLOTS;
-    cm_pte *v = realloc(p->pte, cap * sizeof *v);
-    if (!v)
+    cm_pte *e = cm_pte_own(p, i);
+    if (e)
+        return e;
+    *tmp = (cm_pte){.root = p->def_root, .ia = p->def_ia + i * cm_level_size(p->def_level),
+                    .inval = p->def_inval, .level = p->def_level, .stage = p->def_stage,
+                    .state = TK_CASEMATE_STATE_INVALID_CLEAN};
+    return tmp;
+}
+
+/* Room for slot `i` in idx and for one more record; -1: no memory. */
+static int own_room(cm_page *p, unsigned i)
+{
+    if (i >= p->idx_cap) {
+        unsigned cap = p->idx_cap ? p->idx_cap : 4;
+        while (cap <= i)
+            cap *= 2;
+        if (cap > CM_SLOTS)
+            cap = CM_SLOTS;
+        uint16_t *v = realloc(p->idx, cap * sizeof *v);
+        if (!v)
+            return -1;
+        memset(v + p->idx_cap, 0, (cap - p->idx_cap) * sizeof *v);
+        p->idx = v;
+        p->idx_cap = cap;
+    }
+    if (p->nown == p->pte_cap) {
+        unsigned cap = p->pte_cap ? 2 * p->pte_cap : 4;
+        if (cap > CM_SLOTS)
+            cap = CM_SLOTS;
+        cm_pte *v = realloc(p->pte, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->pte = v;
+        p->pte_cap = cap;
+    }
+    return 0;
+}
+
+cm_pte *cm_pte_mut(cm_page *p, unsigned i)
+{
+    cm_pte *e = cm_pte_own(p, i), tmp;
+    if (e)
+        return e;
+    if (own_room(p, i) != 0)
         return NULL;
-    memset(v + p->pte_cap, 0, (cap - p->pte_cap) * sizeof *v);
-    p->pte = v;
-    p->pte_cap = cap;
-    return v;
+    e = &p->pte[p->nown];
+    *e = *cm_pte_view(p, i, &tmp);
+    p->idx[i] = (uint16_t)++p->nown; /* at most CM_SLOTS */
+    return e;
+}
+
+int cm_pte_pin(cm_page *p)
+{
+    for (unsigned i = 0; p->npte && i < CM_SLOTS; i++)
+        if ((p->flags[i] & CM_PTE) && !cm_pte_mut(p, i))
+            return -1;
+    return 0;
 }
 
 void cm_page_drop(cm_shadow *s, cm_page *p)
@@ -267,8 +335,16 @@ void cm_page_drop(cm_shadow *s, cm_page *p)
     cm_map_del(&s->pages, p->base >> CM_PAGE_SHIFT);
     if (s->last == p)
         s->last = NULL;
-    page_free(p);
     s->gen++;
+    if (p->same && s->nspare < sizeof s->spare / sizeof *s->spare) {
+        free(p->pte);
+        free(p->idx);
+        p->pte = NULL;
+        p->idx = NULL;
+        s->spare[s->nspare++] = p;
+        return;
+    }
+    page_free(p);
 }
 
 typedef struct run {
@@ -279,6 +355,20 @@ typedef struct run {
  * are more, or a slot is more than initialised memory. One pass. */
 static int page_runs(const cm_page *p, run *out, int max)
 {
+    uint64_t diff = 0;
+    unsigned other = 0;
+    /* the common case, branch-free: one value throughout, which for a
+     * page made from one region needs a look at the slots written since */
+    unsigned lo = p->uniform ? p->dirty_lo : 0, hi = p->uniform ? p->dirty_hi : CM_SLOTS - 1;
+    uint64_t fill = p->uniform ? p->ufill : p->val[0];
+    for (unsigned i = lo; i <= hi; i++) {
+        diff |= p->val[i] ^ fill;
+        other |= p->flags[i] ^ CM_INIT;
+    }
+    if (!diff && !other && max > 0) {
+        out[0] = (run){0, CM_SLOTS};
+        return 1;
+    }
     int n = 0;
     for (unsigned i = 0; i < CM_SLOTS;) {
         uint8_t f = p->flags[i];
@@ -305,8 +395,10 @@ void cm_page_settle(cm_shadow *s, cm_page *p)
     if (p->npte)
         return;
     free(p->pte);
+    free(p->idx);
     p->pte = NULL;
-    p->pte_cap = 0;
+    p->idx = NULL;
+    p->pte_cap = p->idx_cap = p->nown = 0;
     run runs[MAX_RUNS];
     int n = page_runs(p, runs, MAX_RUNS);
     /* the page is authoritative until dropped: on failure it stays */
@@ -317,6 +409,10 @@ void cm_page_settle(cm_shadow *s, cm_page *p)
                              p->base + 8 * (uint64_t)runs[k].end - 1,
                              p->val[runs[k].first], 0) != 0)
             return;
+    if (n == 1 && runs[0].first == 0 && runs[0].end == CM_SLOTS) { /* worth keeping */
+        p->same = 1;
+        p->ufill = p->val[0];
+    }
     cm_page_drop(s, p);
 }
 

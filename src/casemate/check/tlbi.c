@@ -31,14 +31,16 @@ static const struct {
     [TK_CASEMATE_TLBI_VAE2] = {EL2, S1, 0, BY_VA},
 };
 
-/* The IU entry at `addr`, or NULL when it is no longer one. */
-static cm_pte *unclean_entry(tk_casemate_checker *c, uint64_t addr)
+/* The IU entry at `addr` (and its page), or NULL when it is no longer one. */
+static cm_pte *unclean_entry(tk_casemate_checker *c, uint64_t addr, cm_page **page)
 {
     unsigned i;
     cm_page *p = cm_slot(c, addr, &i);
-    if (!p || !(p->flags[i] & CM_PTE) || p->pte[i].state != TK_CASEMATE_STATE_INVALID_UNCLEAN)
+    cm_pte *e = p && (p->flags[i] & CM_PTE) ? cm_pte_own(p, i) : NULL;
+    if (!e || e->state != TK_CASEMATE_STATE_INVALID_UNCLEAN) /* defaults: clean */
         return NULL;
-    return &p->pte[i];
+    *page = p;
+    return e;
 }
 
 static int push_cleaned(tk_casemate_checker *c, uint64_t addr, const cm_pte *e)
@@ -59,8 +61,9 @@ static int push_cleaned(tk_casemate_checker *c, uint64_t addr, const cm_pte *e)
 static void compact(tk_casemate_checker *c)
 {
     size_t k = 0;
+    cm_page *p;
     for (size_t j = 0; j < c->nunclean; j++)
-        if (unclean_entry(c, c->unclean[j]))
+        if (unclean_entry(c, c->unclean[j], &p))
             c->unclean[k++] = c->unclean[j];
     c->nunclean = k;
 }
@@ -70,10 +73,11 @@ int cm_step_dsb(tk_casemate_checker *c, tk_casemate_barrier kind)
     uint64_t tid = c->th->tid;
     int ish = kind == TK_CASEMATE_DSB_ISH || kind == TK_CASEMATE_DSB_SY;
     c->ncleaned = 0;
+    cm_page *p;
     /* 1: every entry moves on as if at once ... */
     for (size_t j = 0; j < c->nunclean; j++) {
         uint64_t addr = c->unclean[j];
-        cm_pte *e = unclean_entry(c, addr);
+        cm_pte *e = unclean_entry(c, addr, &p);
         if (!e || !cm_locked_by_me(c, e))
             continue;
         if (kind == TK_CASEMATE_DSB_NSH) {
@@ -94,7 +98,7 @@ int cm_step_dsb(tk_casemate_checker *c, tk_casemate_barrier kind)
         case TK_CASEMATE_LIS_DSB_TLBIED:
             if (ish) {
                 CM_TRY(push_cleaned(c, addr, e));
-                e->state = TK_CASEMATE_STATE_INVALID_CLEAN;
+                cm_pte_set_state(p, e, TK_CASEMATE_STATE_INVALID_CLEAN);
             }
             break;
         default:
@@ -171,9 +175,10 @@ int cm_step_tlbi(tk_casemate_checker *c, const tk_casemate_record *rec)
         method = ALL;
     /* EL1&0 TLBIs reach the stage-2 tables, EL2 ones pKVM's own stage 1 */
     unsigned slot_stage = regime == EL2 ? 1 : 2;
+    cm_page *p;
     for (size_t j = 0; j < c->nunclean; j++) {
         uint64_t addr = c->unclean[j];
-        cm_pte *e = unclean_entry(c, addr);
+        cm_pte *e = unclean_entry(c, addr, &p);
         if (!e || e->stage != slot_stage || !cm_locked_by_me(c, e))
             continue;
         if (!ops[rec->tlbi].broadcast) {

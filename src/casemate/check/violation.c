@@ -109,7 +109,8 @@ int cm_entry_get(const tk_casemate_checker *c, uint64_t addr, tk_casemate_entry 
     e->initialised = (p->flags[i] & CM_INIT) != 0;
     e->frozen = (p->flags[i] & CM_FROZEN) != 0;
     if (p->flags[i] & CM_PTE) {
-        const cm_pte *x = &p->pte[i];
+        cm_pte tmp;
+        const cm_pte *x = cm_pte_view(p, i, &tmp);
         e->state = (tk_casemate_state)x->state;
         e->stage = x->stage;
         e->level = x->level;

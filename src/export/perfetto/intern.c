@@ -25,22 +25,29 @@ const char *tk_pf_interned(const tk_perfetto *p, int kind, uint64_t iid, size_t 
     return m->skeys[iid - 1];
 }
 
+/* Insert `key` (not there) into a table with a free slot. */
+static void set_put(uint64_t *slots, uint32_t mask, uint64_t key)
+{
+    tk_pf_idset t = {.mask = mask};
+    uint32_t j = tk_pf_slot(&t, key);
+    while (slots[j])
+        j = (j + 1) & mask;
+    slots[j] = key;
+}
+
+/* A table twice as big (the first: 8 slots, the inline keys moved in). */
 static int set_grow(tk_pf_idset *s)
 {
-    uint32_t nslots = s->mask ? (s->mask + 1) * 2 : 8;
+    uint32_t nslots = s->slots ? (s->mask + 1) * 2 : 8;
     uint64_t *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return -1;
-    for (uint32_t i = 0; s->mask && i <= s->mask; i++) {
-        uint64_t k = s->slots[i];
-        if (!k)
-            continue;
-        tk_pf_idset grown = {.mask = nslots - 1};
-        uint32_t j = tk_pf_slot(&grown, k);
-        while (slots[j])
-            j = (j + 1) & (nslots - 1);
-        slots[j] = k;
-    }
+    if (!s->slots)
+        for (uint32_t i = 0; i < s->n; i++)
+            set_put(slots, nslots - 1, s->inl[i]);
+    for (uint32_t i = 0; s->slots && i <= s->mask; i++)
+        if (s->slots[i])
+            set_put(slots, nslots - 1, s->slots[i]);
     free(s->slots);
     s->slots = slots;
     s->mask = nslots - 1;
@@ -51,19 +58,17 @@ int tk_pf_use(tk_perfetto_seq *seq, int kind, uint64_t iid)
 {
     tk_pf_idset *s = &seq->used;
     uint64_t key = tk_pf_key(kind, iid);
-    if (s->mask) {
-        uint32_t j = tk_pf_slot(s, key);
-        for (; s->slots[j]; j = (j + 1) & s->mask)
-            if (s->slots[j] == key)
-                return 0;
+    if (tk_pf_used(seq, kind, iid))
+        return 0;
+    if (!s->slots && s->n < TK_PF_INLINE) {
+        s->inl[s->n++] = key;
+    } else {
+        if ((!s->slots || (uint64_t)(s->n + 1) * 4 > (uint64_t)(s->mask + 1) * 3) &&
+            set_grow(s) != 0)
+            return -1;
+        set_put(s->slots, s->mask, key);
+        s->n++;
     }
-    if ((uint64_t)(s->n + 1) * 4 > (uint64_t)(s->mask + 1) * 3 && set_grow(s) != 0)
-        return -1;
-    uint32_t j = tk_pf_slot(s, key);
-    while (s->slots[j])
-        j = (j + 1) & s->mask;
-    s->slots[j] = key;
-    s->n++;
     seq->p->used_total++;
     return 1;
 }

@@ -48,15 +48,7 @@ void tk_pb_bytes(tk_pb *b, uint32_t field, const void *p, size_t n)
     b->len += n;
 }
 
-size_t tk_pb_open(tk_pb *b, uint32_t field)
-{
-    tk_pb_tag(b, field, TK_PB_LEN);
-    if (tk_pb_room(b, 1) == 0)
-        b->p[b->len++] = 0; /* the length, when it fits one byte */
-    return b->len;
-}
-
-void tk_pb_close(tk_pb *b, size_t start)
+void tk_pb_close_long(tk_pb *b, size_t start)
 {
     if (b->oom)
         return;
@@ -108,6 +100,13 @@ void tk_pb_utf8(tk_pb *b, uint32_t field, const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, k;
+    for (uint64_t w; i + 8 <= n; i += 8) { /* ASCII, the usual case: 8 bytes a step */
+        memcpy(&w, u + i, 8);
+        if (w & 0x8080808080808080u)
+            break;
+    }
+    while (i < n && u[i] < 0x80)
+        i++;
     while (i < n && (k = utf8_len(u + i, n - i)) != 0)
         i += k;
     if (i == n) { /* the usual case: valid as it is */

@@ -81,8 +81,27 @@ static inline void tk_pb_str(tk_pb *b, uint32_t field, const char *s)
 }
 
 /* Open a nested message (or packed field): returns where its body starts,
- * to pass to tk_pb_close. */
-size_t tk_pb_open(tk_pb *b, uint32_t field);
-void tk_pb_close(tk_pb *b, size_t start);
+ * to pass to tk_pb_close. Inline, as is a close that needs no move: a
+ * packet nests three or four messages, and packets can be millions. */
+static inline size_t tk_pb_open(tk_pb *b, uint32_t field)
+{
+    if (tk_pb_room(b, 11) != 0)
+        return b->len;
+    tk_pb_raw_varint(b->p, &b->len, (uint64_t)field << 3 | TK_PB_LEN);
+    b->p[b->len++] = 0; /* the length, when it fits one byte */
+    return b->len;
+}
+
+/* A body of 128 bytes or more: its length takes more than the byte left. */
+void tk_pb_close_long(tk_pb *b, size_t start);
+
+static inline void tk_pb_close(tk_pb *b, size_t start)
+{
+    size_t body = b->len - start;
+    if (!b->oom && body < 0x80)
+        b->p[start - 1] = (uint8_t)body;
+    else
+        tk_pb_close_long(b, start);
+}
 
 #endif

@@ -56,11 +56,11 @@ void tk_perfetto_free(tk_perfetto *p)
 {
     if (!p)
         return;
-    for (size_t i = 0; i < p->nseqs; i++) {
-        free(p->seqs[i]->used.slots);
-        free(p->seqs[i]);
-    }
-    free(p->seqs);
+    for (size_t i = 0; i < p->nseqs; i++)
+        free(tk_pf_seq(p, i)->used.slots);
+    for (size_t b = 0; b * TK_PF_SEQ_BLOCK < p->nseqs; b++)
+        free(p->blocks[b]);
+    free(p->blocks);
     for (int k = 0; k < TK_PF_KINDS; k++)
         tk_map_free(&p->strings[k]);
     tk_pb_free(&p->buf);
@@ -94,20 +94,24 @@ tk_perfetto_seq *tk_perfetto_seq_new(tk_perfetto *p, tk_error *err)
                      "perfetto: more than 2^32-1 packet sequences");
         return NULL;
     }
-    if (p->nseqs == p->seqs_cap) {
-        size_t cap = p->seqs_cap ? p->seqs_cap * 2 : 16;
-        tk_perfetto_seq **v = realloc(p->seqs, cap * sizeof *v);
-        if (!v)
+    size_t b = p->nseqs / TK_PF_SEQ_BLOCK;
+    if (p->nseqs % TK_PF_SEQ_BLOCK == 0) { /* a new block */
+        if (b == p->blocks_cap) {
+            size_t cap = p->blocks_cap ? p->blocks_cap * 2 : 4;
+            tk_perfetto_seq **v = realloc(p->blocks, cap * sizeof *v);
+            if (!v)
+                goto oom;
+            p->blocks = v;
+            p->blocks_cap = cap;
+        }
+        if (!(p->blocks[b] = malloc(TK_PF_SEQ_BLOCK * sizeof **p->blocks)))
             goto oom;
-        p->seqs = v;
-        p->seqs_cap = cap;
     }
-    tk_perfetto_seq *s = calloc(1, sizeof *s);
-    if (!s)
-        goto oom;
+    tk_perfetto_seq *s = tk_pf_seq(p, p->nseqs);
+    memset(s, 0, sizeof *s);
     s->p = p;
     s->id = (uint32_t)(p->nseqs + 1);
-    p->seqs[p->nseqs++] = s;
+    p->nseqs++;
     return s;
 oom:
     tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
@@ -207,7 +211,7 @@ static void check_budget(tk_perfetto *p)
         return;
     p->gen++;
     for (size_t i = 0; i < p->nseqs; i++)
-        tk_pf_forget(p->seqs[i]);
+        tk_pf_forget(tk_pf_seq(p, i));
     p->used_total = 0;
 }
 

@@ -10,13 +10,18 @@
 /* The interning tables, and InternedData's field for each. */
 enum { TK_PF_NAMES, TK_PF_CATEGORIES, TK_PF_ARG_NAMES, TK_PF_STRINGS, TK_PF_KINDS };
 
-/* A set of (kind, iid) keys: open addressing, 0 = empty slot. */
+/* A set of (kind, iid) keys: the first TK_PF_INLINE in `inl` (a thread's
+ * sequence mostly defines one or two names: no allocation for them), then
+ * open addressing, 0 = empty slot. */
+#define TK_PF_INLINE 2
 typedef struct tk_pf_idset {
-    uint64_t *slots;
+    uint64_t *slots; /* NULL: the keys are inl[0 .. n) */
     uint32_t n, mask;
+    uint64_t inl[TK_PF_INLINE];
 } tk_pf_idset;
 
-/* Kept small: a trace may have a sequence per thread, millions of them. */
+/* Kept small: a trace may have a sequence per thread, millions of them.
+ * They are allocated in blocks (tk_perfetto.blocks), not one by one. */
 struct tk_perfetto_seq {
     tk_perfetto *p;
     uint64_t last_ts;       /* on the incremental clock */
@@ -31,12 +36,19 @@ struct tk_perfetto {
     FILE *out;
     tk_pb buf;                     /* packets not yet written */
     tk_map strings[TK_PF_KINDS];   /* string -> (index + 1 is its iid) */
-    tk_perfetto_seq **seqs;
-    size_t nseqs, seqs_cap;
+    tk_perfetto_seq **blocks;      /* TK_PF_SEQ_BLOCK sequences each */
+    size_t nseqs, blocks_cap;
     uint64_t gen;                  /* bumped when every sequence must clear */
     uint64_t used_total;           /* ids in all sequences' sets */
     uint64_t packets;
 };
+
+#define TK_PF_SEQ_BLOCK 1024
+/* Sequence i (0-based). */
+static inline tk_perfetto_seq *tk_pf_seq(const tk_perfetto *p, size_t i)
+{
+    return &p->blocks[i / TK_PF_SEQ_BLOCK][i % TK_PF_SEQ_BLOCK];
+}
 
 /* The id of `s` in table `kind`; 0 with `err` filled on OOM. */
 uint64_t tk_pf_intern(tk_perfetto *p, int kind, const char *s, size_t n, tk_error *err);
@@ -62,9 +74,13 @@ static inline uint64_t tk_pf_key(int kind, uint64_t iid)
 static inline int tk_pf_used(const tk_perfetto_seq *seq, int kind, uint64_t iid)
 {
     const tk_pf_idset *s = &seq->used;
-    if (!s->mask)
-        return 0;
     uint64_t key = tk_pf_key(kind, iid);
+    if (!s->slots) {
+        for (uint32_t i = 0; i < s->n; i++)
+            if (s->inl[i] == key)
+                return 1;
+        return 0;
+    }
     for (uint32_t j = tk_pf_slot(s, key); s->slots[j]; j = (j + 1) & s->mask)
         if (s->slots[j] == key)
             return 1;

@@ -33,7 +33,7 @@ void tk_ucir_replay_free(tk_ucir_replay *rp)
     for (size_t i = 0; i < rp->nspregs; i++)
         free(rp->spregs[i].data);
     free(rp->spregs);
-    free(rp->maps);
+    rp_maps_free(rp);
     rp_mem_free(&rp->mem);
     free(rp->held_data);
     free(rp->held_args);

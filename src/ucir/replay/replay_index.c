@@ -175,7 +175,7 @@ static int put_checkpoint(builder *b, tk_ucir_replay *rp, const tk_ucir_pos *pos
                   (uint32_t)rp->clk.first_key_done, (uint32_t)rp->exited,
                   rp->records, rp->syscalls, rp->frames, rp->skipped,
                   pos->frame_offset, pos->frame, pos->record,
-                  (uint32_t)nregs, (uint32_t)rp->nspregs, (uint32_t)rp->nmaps, 0};
+                  (uint32_t)nregs, (uint32_t)rp->nspregs, rp->map_tree.n, 0};
     if (put(b, &s, sizeof s) != 0)
         return -1;
     for (uint32_t w = 0; w < RP_NREGS / 64; w++)
@@ -191,8 +191,9 @@ static int put_checkpoint(builder *b, tk_ucir_replay *rp, const tk_ucir_pos *pos
             put(b, zeros, (8 - hd[1] % 8) % 8) != 0)
             return -1;
     }
-    for (size_t i = 0; i < rp->nmaps; i++) {
-        uint64_t mp[3] = {rp->maps[i].addr, rp->maps[i].size, rp->maps[i].prot};
+    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
+         k = tk_ucir_atree_next(&rp->map_tree, k)) {
+        uint64_t mp[3] = {rp->maps[k].addr, rp->maps[k].size, rp->maps[k].prot};
         if (put(b, mp, sizeof mp) != 0)
             return -1;
     }

@@ -9,6 +9,7 @@
 #include <tracekit/ucir_replay.h>
 
 #include "core/hashmap.h"
+#include "ucir/addr_tree.h"
 #include "ucir/replay/clock.h"
 
 #define RP_PAGE_SHIFT 12
@@ -69,8 +70,10 @@ struct tk_ucir_replay {
     uint64_t *have;              /* RP_NREGS bits */
     rp_spreg *spregs;
     size_t nspregs, spregs_cap;
-    tk_ucir_map *maps;           /* sorted, disjoint */
-    size_t nmaps, maps_cap;
+    tk_ucir_atree map_tree;      /* the memory map: disjoint regions by
+                                    address, walked with tk_ucir_atree_first
+                                    and _next; map_tree.n of them */
+    tk_ucir_map *maps;           /* by map_tree's node ids */
     rp_mem mem;
     void *base_ref;              /* after a seek: the index and checkpoint */
 
@@ -103,5 +106,6 @@ void rp_set_reg(tk_ucir_replay *rp, uint32_t num, uint64_t value);
 int rp_set_spreg(tk_ucir_replay *rp, uint32_t num, const uint8_t *data, uint32_t len);
 int rp_map(tk_ucir_replay *rp, uint64_t addr, uint64_t size, uint8_t prot);
 int rp_unmap(tk_ucir_replay *rp, uint64_t addr, uint64_t size);
+void rp_maps_free(tk_ucir_replay *rp);
 
 #endif

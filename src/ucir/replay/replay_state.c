@@ -1,6 +1,6 @@
 /* Replay state: registers (a dense table over the 16-bit Unicorn enums),
- * special registers, and the memory map (sorted disjoint regions: a map
- * over existing ones replaces the overlap, an unmap splits). */
+ * special registers, and the memory map (disjoint regions in an address
+ * tree: a map over existing ones replaces the overlap, an unmap splits). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,19 +69,19 @@ int rp_set_spreg(tk_ucir_replay *rp, uint32_t num, const uint8_t *data, uint32_t
 
 /* ---- memory map */
 
-static int maps_reserve(tk_ucir_replay *rp, size_t extra)
+static int maps_reserve(tk_ucir_replay *rp)
 {
-    if (rp->nmaps + extra <= rp->maps_cap)
-        return 0;
-    size_t cap = rp->maps_cap ? 2 * rp->maps_cap : 16;
-    while (cap < rp->nmaps + extra)
-        cap *= 2;
-    tk_ucir_map *v = realloc(rp->maps, cap * sizeof *v);
-    if (!v)
-        return -1;
-    rp->maps = v;
-    rp->maps_cap = cap;
-    return 0;
+    void *maps = rp->maps;
+    int rc = tk_ucir_atree_reserve(&rp->map_tree, &maps, sizeof *rp->maps);
+    rp->maps = maps;
+    return rc;
+}
+
+void rp_maps_free(tk_ucir_replay *rp)
+{
+    tk_ucir_atree_free(&rp->map_tree);
+    free(rp->maps);
+    rp->maps = NULL;
 }
 
 /* The last byte of a region (sizes are clamped to the address space). */
@@ -90,58 +90,60 @@ static uint64_t last_byte(uint64_t addr, uint64_t size)
     return addr + size - 1 < addr ? UINT64_MAX : addr + size - 1;
 }
 
-/* The first region whose last byte is at or after `lo`: the regions are
- * sorted and disjoint, so their last bytes are sorted too. */
-static size_t first_ending_at_or_after(const tk_ucir_replay *rp, uint64_t lo)
+/* The first region whose last byte is at or after `lo`, 0: none. */
+static uint32_t first_ending_at_or_after(const tk_ucir_replay *rp, uint64_t lo)
 {
-    size_t a = 0, b = rp->nmaps;
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (last_byte(rp->maps[mid].addr, rp->maps[mid].size) < lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    return a;
+    uint32_t k = tk_ucir_atree_floor(&rp->map_tree, lo);
+    if (k && last_byte(rp->maps[k].addr, rp->maps[k].size) >= lo)
+        return k;
+    return k ? tk_ucir_atree_next(&rp->map_tree, k) : tk_ucir_atree_first(&rp->map_tree);
 }
 
-/* Only the regions from the first one reaching `addr` are visited, and
- * the ones wholly inside go in one memmove: a million maps cost a binary
- * search each, not a scan. */
+/* Region k holds [lo, hi] strictly inside: split it in two around it. */
+static int split(tk_ucir_replay *rp, uint32_t k, uint64_t lo, uint64_t hi)
+{
+    if (maps_reserve(rp) != 0)
+        return -1;
+    tk_ucir_map *m = &rp->maps[k];
+    uint64_t mhi = last_byte(m->addr, m->size);
+    uint32_t right = tk_ucir_atree_insert(&rp->map_tree, hi + 1);
+    rp->maps[right] = *m;
+    rp->maps[right].addr = hi + 1;
+    rp->maps[right].size = mhi - hi;
+    m->size = lo - m->addr;
+    return 0;
+}
+
+/* Only the regions from the first one reaching `addr` are visited, each
+ * removed in O(log n): a million maps cost a tree search each, whatever
+ * their order, not a scan or a shift. */
 int rp_unmap(tk_ucir_replay *rp, uint64_t addr, uint64_t size)
 {
     if (!size)
         return 0;
     uint64_t lo = addr, hi = last_byte(addr, size);
-    if (maps_reserve(rp, 1) != 0)
-        return -1;
-    size_t i = first_ending_at_or_after(rp, lo);
-    if (i == rp->nmaps || rp->maps[i].addr > hi)
+    uint32_t k = first_ending_at_or_after(rp, lo);
+    if (!k || rp->maps[k].addr > hi)
         return 0;
-    tk_ucir_map *m = &rp->maps[i];
+    tk_ucir_map *m = &rp->maps[k];
     uint64_t mlo = m->addr, mhi = last_byte(m->addr, m->size);
-    if (mlo < lo && mhi > hi) { /* split in two */
-        memmove(m + 1, m, (rp->nmaps - i) * sizeof *m);
-        rp->nmaps++;
-        m->size = lo - mlo;
-        m[1].addr = hi + 1;
-        m[1].size = mhi - hi;
-        return 0;
-    }
+    if (mlo < lo && mhi > hi)
+        return split(rp, k, lo, hi);
     if (mlo < lo) { /* keep its head */
         m->size = lo - mlo;
-        i++;
+        k = tk_ucir_atree_next(&rp->map_tree, k);
     }
-    size_t j = i; /* [i, j): regions wholly inside, removed */
-    while (j < rp->nmaps && last_byte(rp->maps[j].addr, rp->maps[j].size) <= hi)
-        j++;
-    if (j < rp->nmaps && rp->maps[j].addr <= hi) { /* keep its tail */
-        uint64_t jhi = last_byte(rp->maps[j].addr, rp->maps[j].size);
-        rp->maps[j].addr = hi + 1;
-        rp->maps[j].size = jhi - hi;
+    while (k && last_byte(rp->maps[k].addr, rp->maps[k].size) <= hi) { /* wholly inside */
+        uint32_t next = tk_ucir_atree_next(&rp->map_tree, k);
+        tk_ucir_atree_erase(&rp->map_tree, k);
+        k = next;
     }
-    memmove(&rp->maps[i], &rp->maps[j], (rp->nmaps - j) * sizeof *rp->maps);
-    rp->nmaps -= j - i;
+    if (k && rp->maps[k].addr <= hi) { /* keep its tail */
+        uint64_t khi = last_byte(rp->maps[k].addr, rp->maps[k].size);
+        rp->maps[k].addr = hi + 1;
+        rp->maps[k].size = khi - hi;
+        tk_ucir_atree_rekey(&rp->map_tree, k, hi + 1);
+    }
     return 0;
 }
 
@@ -149,21 +151,21 @@ int rp_map(tk_ucir_replay *rp, uint64_t addr, uint64_t size, uint8_t prot)
 {
     if (!size)
         return 0;
-    if (rp_unmap(rp, addr, size) != 0 || maps_reserve(rp, 1) != 0)
+    if (rp_unmap(rp, addr, size) != 0 || maps_reserve(rp) != 0)
         return -1;
-    size_t i = first_ending_at_or_after(rp, addr); /* none overlaps now */
-    memmove(&rp->maps[i + 1], &rp->maps[i], (rp->nmaps - i) * sizeof *rp->maps);
+    uint32_t k = tk_ucir_atree_insert(&rp->map_tree, addr); /* none overlaps now */
     uint64_t hi = last_byte(addr, size);
-    rp->maps[i] = (tk_ucir_map){addr, hi - addr + 1 ? hi - addr + 1 : UINT64_MAX, prot};
-    rp->nmaps++;
+    rp->maps[k] = (tk_ucir_map){addr, hi - addr + 1 ? hi - addr + 1 : UINT64_MAX, prot};
     return 0;
 }
 
 size_t tk_ucir_replay_maps(const tk_ucir_replay *rp, tk_ucir_map *maps, size_t cap)
 {
-    for (size_t i = 0; i < rp->nmaps && i < cap; i++)
-        maps[i] = rp->maps[i];
-    return rp->nmaps;
+    size_t n = 0;
+    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k && n < cap;
+         k = tk_ucir_atree_next(&rp->map_tree, k))
+        maps[n++] = rp->maps[k];
+    return rp->map_tree.n;
 }
 
 tk_status tk_ucir_replay_read(tk_ucir_replay *rp, uint64_t addr, size_t len, uint8_t *buf,

@@ -12,6 +12,7 @@
 #include <tracekit/xray_account.h>
 
 #include "core/hashmap.h"
+#include "core/strbuf.h"
 #include "xray/analysis/latency.h"
 #include "xray/xray_int.h"
 
@@ -94,15 +95,11 @@ static func_stats *stats_of(tk_xray_account *a, int32_t func)
     if (id >= DIRECT_IDS)
         return tk_map_u64(&a->other, id);
     if (id >= a->ndirect) {
-        size_t n = a->ndirect ? a->ndirect : 256;
-        while (n <= id)
-            n *= 2;
-        func_stats *d = realloc(a->direct, n * sizeof *d);
-        if (!d)
-            return NULL;
-        memset(d + a->ndirect, 0, (n - a->ndirect) * sizeof *d);
+        void *d = a->direct;
+        int rc = tk_array_grow_zeroed(&d, &a->ndirect, id, sizeof *a->direct, 256);
         a->direct = d;
-        a->ndirect = n;
+        if (rc != 0)
+            return NULL;
     }
     return &a->direct[id];
 }

@@ -25,6 +25,7 @@
 #include <tracekit/xray_diff.h>
 
 #include "core/hashmap.h"
+#include "core/strbuf.h"
 #include "xray/analysis/diff_int.h"
 #include "xray/xray_int.h"
 
@@ -191,15 +192,11 @@ static uint32_t *slot_of(side *sd, int32_t func)
     if (id >= DIRECT_IDS)
         return tk_map_u64(&sd->other, id);
     if (id >= sd->ndirect) {
-        size_t n = sd->ndirect ? sd->ndirect : 256;
-        while (n <= id)
-            n *= 2;
-        uint32_t *v = realloc(sd->direct, n * sizeof *v);
-        if (!v)
-            return NULL;
-        memset(v + sd->ndirect, 0, (n - sd->ndirect) * sizeof *v);
+        void *v = sd->direct;
+        int rc = tk_array_grow_zeroed(&v, &sd->ndirect, id, sizeof *sd->direct, 256);
         sd->direct = v;
-        sd->ndirect = n;
+        if (rc != 0)
+            return NULL;
     }
     return &sd->direct[id];
 }

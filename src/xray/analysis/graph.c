@@ -7,11 +7,13 @@
  * independent, so errors are found while reading), and every call that
  * returns becomes an event keyed by the thread's TSC so far (its running
  * maximum: equal to the TSC when the thread's clock never goes back) and
- * its arrival. At the end the events are merged in key order — llvm-xray's
- * sorted order — and replayed: edges are created in llvm-xray's order and
- * the order-dependent parts of its statistics (the running min with 0 as
- * "unset", the floating-point sums) come out the same. Vertices are
- * ordered by the key of their first entry. Memory: 24 bytes per call. */
+ * its arrival. At the end the events are replayed into their edges. The
+ * order-dependent parts of llvm-xray's statistics (the running min with 0
+ * as "unset", the floating-point sums) need its order only when a call took
+ * 0 ticks or the durations add up to 2^53: then the events are first merged
+ * in key order, llvm-xray's sorted order. Edges are ordered by their first
+ * call in that order (the smallest key, then arrival) and vertices by the
+ * key of their first entry. Memory: 24 bytes per call. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,7 @@ void tk_xray_graph_free(tk_xray_graph *g)
     free(g->timings);
     free(g->vorder);
     free(g->eorder);
+    free(g->efirst);
     free(g);
 }
 
@@ -120,6 +123,8 @@ static int push_event(tk_xray_graph *g, uint64_t key, uint64_t timing, int32_t f
         g->evcap = c;
     }
     g->ev[g->nev++] = (event){key, timing, from, to};
+    g->zero_timing |= timing == 0;
+    g->total = g->total + timing < g->total ? UINT64_MAX : g->total + timing;
     return 0;
 }
 
@@ -228,19 +233,21 @@ void tk_xg_update_stat(tstat *s, uint64_t d)
 
 /* getStats: elements count/2, count*9/10 and count*99/100 of the sorted
  * values (n = s->count), found by selection (v is reordered). */
-static void order_stats(tstat *s, uint64_t *v, uint64_t n)
+static int order_stats(tstat *s, uint64_t *v, uint64_t n)
 {
     if (n == 0)
-        return;
+        return 0;
     uint64_t c = (uint64_t)s->count, q[3];
     if (c > n) /* cannot happen: one update per timing */
         c = n;
     uint64_t k[3] = {c / 2, c * 9 / 10 < n ? c * 9 / 10 : n - 1,
                      c * 99 / 100 < n ? c * 99 / 100 : n - 1};
-    tk_lat_select_three(v, (size_t)n, k, q);
+    if (tk_lat_select_array(v, (size_t)n, k, q) != 0)
+        return -1;
     s->med = (double)q[0];
     s->p90 = (double)q[1];
     s->p99 = (double)q[2];
+    return 0;
 }
 
 static double dmax(double a, double b) { return a < b ? b : a; }
@@ -353,24 +360,54 @@ uint64_t tk_xg_edge_key(int32_t from, int32_t to)
     return (uint64_t)(uint32_t)from << 32 | (uint32_t)to;
 }
 
-typedef struct vkey {
-    uint64_t key, seq;
-    size_t entry;
-} vkey;
-
-static int cmp_vkey(const void *a, const void *b)
+/* The edge from -> to, created (with its callee's vertex) when new. */
+edge *tk_xg_edge_of(tk_xray_graph *g, int32_t from, int32_t to)
 {
-    const vkey *x = a, *y = b;
+    size_t before = g->edges.n;
+    edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(from, to));
+    if (!e || g->edges.n == before)
+        return e;
+    size_t vb = g->vertices.n;
+    vertex *v = tk_map_u64(&g->vertices, (uint32_t)to);
+    if (!v)
+        return NULL;
+    if (g->vertices.n > vb) { /* unreachable: `to` was entered */
+        v->func = to;
+        v->first_key = v->first_seq = UINT64_MAX;
+    }
+    e = tk_map_value(&g->edges, g->edges.n - 1);
+    e->from = from;
+    e->to = to;
+    e->to_vertex = tk_xg_entry_index(&g->vertices, v);
+    return e;
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+    const tk_xg_first *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
     return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The edge entries in llvm-xray's insertion order, into order[]: by their
+ * first call (streaming: as created). 0, or -1 when out of memory. */
+static void edge_insertion_order(tk_xray_graph *g, uint64_t *order)
+{
+    size_t ne = g->edges.n;
+    if (g->efirst && ne > 1)
+        qsort(g->efirst, ne, sizeof *g->efirst, cmp_first);
+    for (size_t i = 0; i < ne; i++)
+        order[i] = g->efirst ? g->efirst[i].entry : i;
+    free(g->efirst);
+    g->efirst = NULL;
 }
 
 /* Output orders: the DenseMaps filled in llvm-xray's insertion order. */
 static int make_orders(tk_xray_graph *g)
 {
     size_t nv = g->vertices.n, ne = g->edges.n;
-    vkey *vk = malloc((nv ? nv : 1) * sizeof *vk);
+    tk_xg_first *vk = malloc((nv ? nv : 1) * sizeof *vk);
     uint32_t *keys = malloc((nv ? nv : 1) * sizeof *keys);
     uint64_t *ekeys = malloc((ne ? ne : 1) * sizeof *ekeys);
     g->vorder = malloc((nv ? nv : 1) * sizeof *g->vorder);
@@ -381,15 +418,16 @@ static int make_orders(tk_xray_graph *g)
         goto out;
     for (size_t i = 0; i < nv; i++) {
         const vertex *v = tk_map_value(&g->vertices, i);
-        vk[i] = (vkey){v->first_key, v->first_seq, i};
+        vk[i] = (tk_xg_first){v->first_key, v->first_seq, i};
     }
     /* entry 0 is the root, inserted first */
     if (nv > 1)
-        qsort(vk + 1, nv - 1, sizeof *vk, cmp_vkey);
+        qsort(vk + 1, nv - 1, sizeof *vk, cmp_first);
     for (size_t i = 0; i < nv; i++)
         tk_densemap_insert(&vm, (uint32_t)((vertex *)tk_map_value(&g->vertices, vk[i].entry))->func);
+    edge_insertion_order(g, ekeys);
     for (size_t i = 0; i < ne; i++) {
-        const edge *e = tk_map_value(&g->edges, i);
+        const edge *e = tk_map_value(&g->edges, ekeys[i]);
         tk_densemap_pair_insert(&em, (uint32_t)e->from, (uint32_t)e->to);
     }
     if (vm.oom || em.oom)
@@ -440,42 +478,49 @@ tk_status tk_xray_graph_finish(tk_xray_graph *g, uint64_t cycle_frequency, tk_er
     return TK_OK;
 }
 
-static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
+/* Whether the events' order can change a statistic: llvm-xray's running
+ * min takes 0 as "unset" (a 0 duration makes it order-dependent), and its
+ * double sums are exact, so the same in any order, while every partial sum
+ * stays below 2^53. */
+static int order_matters(const tk_xray_graph *g)
 {
-    if (g->opt.streaming)
-        return tk_xg_stream_finish(g) != TK_OK || tk_xg_finish_common(g, cycle_frequency) != 0
-                   ? TK_ENOMEM
-                   : TK_OK;
-    if (sort_events(g) != 0)
-        return TK_ENOMEM;
-    /* replay in llvm-xray's order: edges created, min/max/sum updated */
+    return g->zero_timing || g->total >= ((uint64_t)1 << 53);
+}
+
+/* Events into their edges (created as first met) and statistics, in the
+ * order they lie; each edge keeps its first event in llvm-xray's order:
+ * the smallest (key, arrival), arrival being the index when unsorted and
+ * the sorted position (key order already) otherwise. */
+static tk_status replay(tk_xray_graph *g)
+{
+    size_t cap = 0;
     for (size_t i = 0; i < g->nev; i++) {
         event *ev = &g->ev[i];
-        size_t before = g->edges.n;
-        edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(ev->from, ev->to));
+        edge *e = tk_xg_edge_of(g, ev->from, ev->to);
         if (!e)
             return TK_ENOMEM;
-        if (g->edges.n > before) {
-            e->from = ev->from;
-            e->to = ev->to;
-            /* its vertices exist: both were entered (or are the root) */
-            size_t vb = g->vertices.n;
-            vertex *v = tk_map_u64(&g->vertices, (uint32_t)ev->to);
-            if (!v)
+        size_t at = tk_xg_entry_index(&g->edges, e);
+        if (at == cap) {
+            cap = cap ? 2 * cap : 64;
+            tk_xg_first *nf = realloc(g->efirst, cap * sizeof *nf);
+            if (!nf)
                 return TK_ENOMEM;
-            if (g->vertices.n > vb) { /* unreachable; keep it consistent */
-                v->func = ev->to;
-                v->first_key = v->first_seq = UINT64_MAX;
-            }
-            e = tk_map_value(&g->edges, g->edges.n - 1);
-            e->to_vertex = tk_xg_entry_index(&g->vertices, v);
+            g->efirst = nf;
         }
+        if (e->n == 0 || ev->key < g->efirst[at].key)
+            g->efirst[at] = (tk_xg_first){ev->key, i, at};
         e->n++;
         tk_xg_update_stat(&e->s, ev->timing);
         tk_xg_update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->s, ev->timing);
-        ev->from = (int32_t)tk_xg_entry_index(&g->edges, e); /* its edge, for the grouping */
+        ev->from = (int32_t)at; /* its edge, for the grouping */
     }
-    /* timings grouped by edge */
+    return TK_OK;
+}
+
+/* The events' timings grouped by edge into g->timings (e->off); frees the
+ * events. */
+static tk_status group_timings(tk_xray_graph *g)
+{
     g->timings = malloc((g->nev ? g->nev : 1) * sizeof *g->timings);
     uint64_t *fill = malloc((g->edges.n ? g->edges.n : 1) * sizeof *fill);
     if (!g->timings || !fill) {
@@ -495,59 +540,84 @@ static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
     free(g->ev);
     g->ev = NULL;
     g->evcap = 0;
+    return TK_OK;
+}
+
+/* Vertices' order statistics over the calls of all their in-edges: a
+ * vertex with one in-edge has that edge's. */
+static tk_status vertex_stats(tk_xray_graph *g)
+{
+    size_t nv = g->vertices.n, ne = g->edges.n;
+    size_t *start = calloc(nv + 2, sizeof *start);
+    size_t *by_vertex = malloc((ne ? ne : 1) * sizeof *by_vertex);
+    uint64_t *tmp = NULL;
+    tk_status st = TK_ENOMEM;
+    if (!start || !by_vertex)
+        goto out;
+    uint64_t biggest = 0;
+    /* counting sort of the edges by destination vertex */
+    for (size_t i = 0; i < ne; i++)
+        start[((edge *)tk_map_value(&g->edges, i))->to_vertex + 2]++;
+    for (size_t i = 0; i < nv; i++)
+        start[i + 2] += start[i + 1];
+    for (size_t i = 0; i < ne; i++)
+        by_vertex[start[((edge *)tk_map_value(&g->edges, i))->to_vertex + 1]++] = i;
+    for (size_t v = 1; v < nv; v++) {
+        vertex *vx = tk_map_value(&g->vertices, v);
+        biggest = start[v + 1] - start[v] > 1 && (uint64_t)vx->s.count > biggest
+                      ? (uint64_t)vx->s.count
+                      : biggest;
+    }
+    tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    if (!tmp)
+        goto out;
+    for (size_t v = 1; v < nv; v++) {
+        vertex *vx = tk_map_value(&g->vertices, v);
+        if (start[v + 1] - start[v] == 1) {
+            const edge *e = tk_map_value(&g->edges, by_vertex[start[v]]);
+            vx->s.med = e->s.med;
+            vx->s.p90 = e->s.p90;
+            vx->s.p99 = e->s.p99;
+        } else {
+            uint64_t n = 0;
+            for (size_t k = start[v]; k < start[v + 1]; k++) {
+                const edge *e = tk_map_value(&g->edges, by_vertex[k]);
+                memcpy(tmp + n, g->timings + e->off, e->n * sizeof *tmp);
+                n += e->n;
+            }
+            if (order_stats(&vx->s, tmp, n) != 0)
+                goto out;
+        }
+        tk_xg_update_max(&vx->s, &g->vertex_max);
+    }
+    st = TK_OK;
+out:
+    free(start);
+    free(by_vertex);
+    free(tmp);
+    return st;
+}
+
+static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
+{
+    if (g->opt.streaming)
+        return tk_xg_stream_finish(g) != TK_OK || tk_xg_finish_common(g, cycle_frequency) != 0
+                   ? TK_ENOMEM
+                   : TK_OK;
+    /* replay in llvm-xray's order where the order could show */
+    if (order_matters(g) && sort_events(g) != 0)
+        return TK_ENOMEM;
+    if (replay(g) != TK_OK || group_timings(g) != TK_OK)
+        return TK_ENOMEM;
     /* edges: order statistics of their calls */
     for (size_t i = 0; i < g->edges.n; i++) {
         edge *e = tk_map_value(&g->edges, i);
-        order_stats(&e->s, g->timings + e->off, e->n);
+        if (order_stats(&e->s, g->timings + e->off, e->n) != 0)
+            return TK_ENOMEM;
         tk_xg_update_max(&e->s, &g->edge_max);
     }
-    /* vertices: over the calls of all their in-edges */
-    size_t nv = g->vertices.n;
-    uint64_t *incount = calloc(nv, sizeof *incount);
-    uint64_t biggest = 0;
-    if (!incount)
+    if (vertex_stats(g) != TK_OK)
         return TK_ENOMEM;
-    for (size_t i = 0; i < g->edges.n; i++) {
-        const edge *e = tk_map_value(&g->edges, i);
-        incount[e->to_vertex] += e->n;
-    }
-    for (size_t i = 0; i < nv; i++)
-        biggest = incount[i] > biggest ? incount[i] : biggest;
-    uint64_t *tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
-    size_t *by_vertex = malloc((g->edges.n ? g->edges.n : 1) * sizeof *by_vertex);
-    size_t *start = calloc(nv + 1, sizeof *start);
-    if (!tmp || !by_vertex || !start) {
-        free(incount);
-        free(tmp);
-        free(by_vertex);
-        free(start);
-        return TK_ENOMEM;
-    }
-    for (size_t i = 0; i < g->edges.n; i++)
-        start[((edge *)tk_map_value(&g->edges, i))->to_vertex + 1]++;
-    for (size_t i = 0; i < nv; i++)
-        start[i + 1] += start[i];
-    /* counting sort by destination vertex */
-    memset(incount, 0, nv * sizeof *incount);
-    for (size_t i = 0; i < g->edges.n; i++) {
-        size_t v = ((edge *)tk_map_value(&g->edges, i))->to_vertex;
-        by_vertex[start[v] + incount[v]++] = i;
-    }
-    for (size_t v = 1; v < nv; v++) {
-        vertex *vx = tk_map_value(&g->vertices, v);
-        uint64_t n = 0;
-        for (size_t k = start[v]; k < start[v + 1]; k++) {
-            const edge *e = tk_map_value(&g->edges, by_vertex[k]);
-            memcpy(tmp + n, g->timings + e->off, e->n * sizeof *tmp);
-            n += e->n;
-        }
-        order_stats(&vx->s, tmp, n);
-        tk_xg_update_max(&vx->s, &g->vertex_max);
-    }
-    free(incount);
-    free(tmp);
-    free(by_vertex);
-    free(start);
     return tk_xg_finish_common(g, cycle_frequency) != 0 ? TK_ENOMEM : TK_OK;
 }
 

@@ -47,6 +47,13 @@ typedef struct event {
     int32_t from, to;
 } event;
 
+/* A vertex's or edge's first call in llvm-xray's order: its key, then its
+ * arrival; `entry` is its map entry. */
+typedef struct tk_xg_first {
+    uint64_t key, seq;
+    size_t entry;
+} tk_xg_first;
+
 typedef struct edge {
     int32_t from, to;
     tstat s;
@@ -74,6 +81,8 @@ struct tk_xray_graph {
     event *ev;
     size_t nev, evcap;
     uint64_t seq;    /* records fed */
+    uint64_t total;  /* the durations' sum, saturated at UINT64_MAX */
+    int zero_timing; /* a call took 0 ticks */
     int have_last;
     uint32_t last_tid;
     size_t last_thread;
@@ -87,12 +96,16 @@ struct tk_xray_graph {
     size_t *vorder, nvorder; /* vertex entries in output order, root excluded */
     size_t root_at;          /* the root's place among them in llvm-xray's order */
     size_t *eorder;          /* edge entries in output order */
+    struct tk_xg_first *efirst; /* while finishing: each edge's first call */
     tstat edge_max, vertex_max;
 };
 
 /* Shared by both modes (graph.c). */
 size_t tk_xg_entry_index(const tk_map *m, const void *v);
 uint64_t tk_xg_edge_key(int32_t from, int32_t to);
+/* The edge from -> to, created (with its callee's vertex) when new; NULL
+ * when out of memory. */
+edge *tk_xg_edge_of(tk_xray_graph *g, int32_t from, int32_t to);
 void tk_xg_update_stat(tstat *s, uint64_t d);
 /* Divide by the frequency (when not 0) and fix the output orders: 0, or -1
  * when out of memory. */

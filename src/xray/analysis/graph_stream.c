@@ -26,31 +26,9 @@ static int note(tk_lat_pool *p, tk_xg_calls *c, tstat *s, uint64_t timing)
     return s->count == 1 ? 0 : tk_lat_add(p, &c->lat, timing);
 }
 
-/* The edge from -> to, created (with its callee's vertex) when new. */
-static edge *edge_of(tk_xray_graph *g, int32_t from, int32_t to)
-{
-    size_t before = g->edges.n;
-    edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(from, to));
-    if (!e || g->edges.n == before)
-        return e;
-    size_t vb = g->vertices.n;
-    vertex *v = tk_map_u64(&g->vertices, (uint32_t)to);
-    if (!v)
-        return NULL;
-    if (g->vertices.n > vb) { /* unreachable: `to` was entered */
-        v->func = to;
-        v->first_key = v->first_seq = UINT64_MAX;
-    }
-    e = tk_map_value(&g->edges, g->edges.n - 1);
-    e->from = from;
-    e->to = to;
-    e->to_vertex = tk_xg_entry_index(&g->vertices, v);
-    return e;
-}
-
 int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timing)
 {
-    edge *e = edge_of(g, from, to);
+    edge *e = tk_xg_edge_of(g, from, to);
     if (!e)
         return -1;
     vertex *v = tk_map_value(&g->vertices, e->to_vertex);

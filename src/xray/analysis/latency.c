@@ -286,6 +286,14 @@ static int select_by_buckets(const uint64_t *v, size_t n, const uint64_t k[3],
     return 0;
 }
 
+int tk_lat_select_array(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3])
+{
+    int rc = n >= BUCKET_SELECT_MIN ? select_by_buckets(v, n, k, out) : 1;
+    if (rc == 1)
+        tk_lat_select_three(v, n, k, out);
+    return rc < 0 ? -1 : 0;
+}
+
 /* Call fn(ctx, values, n) over every value of the list, runs first.
  * Returns 0 or -2 on a read error. */
 typedef void (*block_fn)(void *ctx, const uint64_t *v, size_t n);
@@ -352,11 +360,9 @@ static int select_in_memory(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3],
         free_chunks(p, l, NULL);
         v = own = g.v;
     }
-    int rc = n >= BUCKET_SELECT_MIN ? select_by_buckets(v, n, k, out) : 1;
-    if (rc == 1)
-        tk_lat_select_three(v, n, k, out);
+    int rc = tk_lat_select_array(v, n, k, out);
     free(own);
-    return rc < 0 ? -1 : 0;
+    return rc;
 }
 
 /* Too many values to load: narrow each wanted element's value range with

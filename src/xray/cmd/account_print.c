@@ -30,26 +30,35 @@ static size_t text_row(char *line, size_t cap, const tk_xray_account_row *r, dou
 void tk_xray_account_print_text(FILE *out, tk_xray_map *map, const tk_xray_account_row *r,
                                 size_t n, size_t total, double scale)
 {
-    char line[2048];
+    enum { LINE = 2048, BLOCK = 16 << 10 };
+    char block[BLOCK]; /* rows written a block at a time */
+    size_t used = 0;
     fprintf(out, "Functions with latencies: %zu\n", total);
     fprintf(out, "%9s %10s [%9s, %9s, %9s, %9s, %9s] %9s  %-12s\n", "funcid", "count",
             "min", "med", "90p", "99p", "max", "sum", "function");
     for (size_t i = 0; i < n; i++) {
-        size_t len = text_row(line, sizeof line, &r[i], scale);
+        if (used > BLOCK - LINE) {
+            fwrite(block, 1, used, out);
+            used = 0;
+        }
+        char *line = block + used;
+        size_t len = text_row(line, LINE, &r[i], scale);
         const char *loc = tk_xray_map_location(map, r[i].func_id);
         const char *name = tk_xray_map_name(map, r[i].func_id);
         size_t ll = strlen(loc), nl = strlen(name);
-        if (len + ll + nl + 4 <= sizeof line) { /* one write per row */
+        if (len + ll + nl + 4 <= LINE) {
             memcpy(line + len, loc, ll);
             memcpy(line + len + ll, ": ", 2);
             memcpy(line + len + ll + 2, name, nl);
             line[len + ll + 2 + nl] = '\n';
-            fwrite(line, 1, len + ll + nl + 3, out);
-        } else {
-            fwrite(line, 1, len, out);
+            used += len + ll + nl + 3;
+        } else { /* a long name: printed on its own */
+            fwrite(block, 1, used + len, out);
+            used = 0;
             fprintf(out, "%s: %s\n", loc, name);
         }
     }
+    fwrite(block, 1, used, out);
 }
 
 void tk_xray_account_print_csv(FILE *out, tk_xray_map *map, const tk_xray_account_row *r,

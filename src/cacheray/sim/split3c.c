@@ -1,0 +1,108 @@
+/* One level with 3C on two threads (split3c.h, pipe.c). The worker's
+ * simulator has what the level's passes use (cs_access and below, with
+ * nothing under the level): the level, the configuration, and a count of
+ * empty accesses given back at the end; its counts per thread hold only
+ * the level's misses. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cacheray/sim/split3c.h"
+#include "core/strbuf.h"
+
+int cs_split3c_ok(const tk_cachesim *s)
+{
+    return s->nlevels == 1 && s->lv[0].classify && !s->stream;
+}
+
+/* The main thread's pass meanwhile. */
+static void no_pass(tk_cachesim *s, cs_batch *b)
+{
+    (void)s;
+    (void)b;
+}
+
+int cs_split3c_start(tk_cachesim *s, cs_split3c *x)
+{
+    memset(x, 0, sizeof *x);
+    tk_cachesim *w = calloc(1, sizeof *w);
+    if (!w)
+        return -1;
+    w->cfg = s->cfg;
+    w->nlevels = 1;
+    w->lv[0] = s->lv[0];
+    w->l1_shift = s->l1_shift;
+    w->top_pass = s->top_pass;
+    cs_threads_init(&w->threads);
+    unsigned shift = s->lv[0].shift; /* the decoder's runs */
+    memset(&s->lv[0], 0, sizeof s->lv[0]);
+    s->lv[0].shift = shift;
+    s->top_pass = no_pass;
+    x->w = w;
+    return 0;
+}
+
+/* Room for type index t. -1 when out of memory. */
+static int grow(cs_split3c *x, uint32_t t)
+{
+    void *v = x->type_misses;
+    int rc = tk_array_grow_zeroed(&v, &x->ntypes, t, sizeof *x->type_misses, 16);
+    x->type_misses = v;
+    return rc;
+}
+
+/* As pipe.c's count_first: a run of one thread's summed in a local. */
+static void count_misses(cs_split3c *x, const cs_batch *b)
+{
+    tk_cachesim *w = x->w;
+    const size_t n = b->n;
+    for (size_t i = 0, j; i < n; i = j) {
+        const uint64_t id = b->thread[i];
+        uint64_t miss0 = 0;
+        for (j = i; j < n && b->thread[j] == id; j++) {
+            const uint32_t t = b->type[j];
+            const unsigned m = b->mask[j] & 1;
+            if (t >= x->ntypes && grow(x, t) != 0) {
+                w->oom = 1;
+                continue;
+            }
+            x->type_misses[t] += m;
+            miss0 += m;
+        }
+        tk_cachesim_counts *tc = cs_threads_get(&w->threads, id);
+        if (!tc) {
+            w->oom = 1;
+            continue;
+        }
+        tc->misses[0] += miss0;
+    }
+}
+
+void cs_split3c_batch(cs_split3c *x, cs_batch *b, int count)
+{
+    x->w->top_pass(x->w, b);
+    if (count)
+        count_misses(x, b);
+}
+
+void cs_split3c_stop(tk_cachesim *s, cs_split3c *x)
+{
+    tk_cachesim *w = x->w;
+    s->lv[0] = w->lv[0];
+    s->top_pass = w->top_pass;
+    s->tot.zero_size += w->tot.zero_size;
+    s->oom |= w->oom;
+    for (size_t t = 0; t < x->ntypes && t < s->types.n; t++)
+        s->types.v[t].pub.c.misses[0] += x->type_misses[t];
+    for (size_t i = 0; i < w->threads.by_id.n; i++) { /* every id is in s's already */
+        const tk_cachesim_thread *th = tk_map_value(&w->threads.by_id, i);
+        tk_cachesim_counts *tc = cs_threads_get(&s->threads, th->id);
+        if (tc)
+            tc->misses[0] += th->c.misses[0];
+        else
+            s->oom = 1;
+    }
+    cs_threads_free(&w->threads);
+    free(x->type_misses);
+    free(w);
+    memset(x, 0, sizeof *x);
+}
