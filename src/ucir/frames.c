@@ -91,13 +91,28 @@ static void decode(slot *s, ucir_inflater *z, uint64_t limit)
         ucir_scan_spec(s->dbuf, len, s->fr.op_count, &s->fr.scan);
 }
 
+/* May the producing thread inflate the frame it is making (at tail)
+ * itself? Only when the workers have taken every frame before it: the
+ * slots from next_work to tail must all be theirs to take (the consumer
+ * frees a slot without the lock only once next_work is past it). Then
+ * next_work moves past this one too. */
+static int claim_inline(ucir_frames *f)
+{
+    pthread_mutex_lock(&f->mu);
+    int idle = f->next_work == f->tail;
+    if (idle)
+        f->next_work++;
+    pthread_mutex_unlock(&f->mu);
+    return idle;
+}
+
 static void *worker(void *arg)
 {
     ucir_frames *f = arg;
     ucir_inflater *z = ucir_inflater_new();
     pthread_mutex_lock(&f->mu);
     for (;;) {
-        while (!f->stop && f->next_work == f->tail)
+        while (!f->stop && f->next_work >= f->tail) /* > tail: claimed inline */
             pthread_cond_wait(&f->work_cv, &f->mu);
         if (f->stop)
             break;
@@ -283,7 +298,7 @@ static int produce(ucir_frames *f, slot *s, tk_error *err)
     p = c->p + UCIR_FRAME_HEADER;
     s->kind = KIND_FRAME;
     f->next_index++;
-    if (!f->workers || s->fr.csize <= TINY_FRAME) {
+    if (!f->workers || (s->fr.csize <= TINY_FRAME && claim_inline(f))) {
         s->csrc = p;
         decode(s, f->z, f->max_frame);
         c->p += need;
@@ -385,7 +400,7 @@ int ucir_frames_next(ucir_frames *f, ucir_frame **frame, uint64_t record, tk_err
             while (f->next_work < f->tail &&
                    f->slots[f->next_work % f->nslots].state != SLOT_PENDING)
                 f->next_work++;
-            if (f->next_work == f->tail) {
+            if (f->next_work >= f->tail) {
                 pthread_cond_wait(&f->done_cv, &f->mu);
                 continue;
             }
