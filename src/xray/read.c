@@ -471,6 +471,11 @@ static int payload_past_end(const tk_xray_reader *r, uint64_t off, uint64_t size
 }
 
 /* Decode the raw record at the cursor (does not verify or advance). */
+/* A function record's first word: bit 0 clear (not metadata), the action in
+ * bits 1-3, the function id in bits 4-31; its TSC delta is the next word. */
+static inline unsigned fdr_function_action(uint32_t w) { return (w >> 1) & 7; }
+static inline uint32_t fdr_function_id(uint32_t w) { return w >> 4; }
+
 static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
                       tk_error *err)
 {
@@ -497,10 +502,10 @@ static int decode_fdr(tk_xray_reader *r, tk_xray_fdr_record *x, size_t *len,
                  (long long)avail);
         uint32_t w = tk_ld32(p, 0);
         x->kind = TK_XRAY_FDR_FUNCTION;
-        x->action = (uint8_t)((w >> 1) & 7);
+        x->action = (uint8_t)fdr_function_action(w);
         if (x->action > TK_XRAY_ENTER_ARG)
             FAIL(off, "unknown function record type %u", x->action);
-        x->func_id = w >> 4;
+        x->func_id = fdr_function_id(w);
         x->delta = tk_ld32(p + 4, 0);
         *len = FDR_FUNCTION_SIZE;
         return 1;
@@ -790,7 +795,7 @@ static slot *fast_function(tk_xray_reader *r)
         return NULL;
     uint64_t off = tk_cursor_offset(&r->cur);
     uint32_t w = tk_ld32(p, 0);
-    unsigned action = (w >> 1) & 7;
+    unsigned action = fdr_function_action(w);
     if (off + FDR_FUNCTION_SIZE > r->buf_end || action > TK_XRAY_ENTER_ARG ||
         !tk_xv_allowed(r->state, XV_FUNCTION))
         return NULL;
@@ -800,7 +805,7 @@ static slot *fast_function(tk_xray_reader *r)
     r->base += tk_ld32(p + 4, 0);
     slot *s = fresh_slot(r);
     s->rec.kind = (tk_xray_kind)action;
-    s->rec.func_id = (int32_t)(w >> 4);
+    s->rec.func_id = (int32_t)fdr_function_id(w);
     s->rec.tsc = r->base;
     s->rec.cpu = r->cpu;
     s->rec.tid = r->tid;

@@ -191,7 +191,7 @@ static void select_kth(uint64_t *v, size_t lo, size_t hi, size_t k)
 
 /* The three wanted elements by quickselect; each selection leaves larger
  * values to the right for the next. */
-void tk_lat_select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3])
+static void select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3])
 {
     size_t from = 0;
     for (int i = 0; i < 3; i++) {
@@ -290,7 +290,7 @@ int tk_lat_select_array(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out
 {
     int rc = n >= BUCKET_SELECT_MIN ? select_by_buckets(v, n, k, out) : 1;
     if (rc == 1)
-        tk_lat_select_three(v, n, k, out);
+        select_three(v, n, k, out);
     return rc < 0 ? -1 : 0;
 }
 

@@ -78,11 +78,8 @@ int tk_lat_select(tk_lat_pool *p, tk_lat_list *l, const uint64_t k[3], uint64_t 
                   uint64_t max, uint64_t out[3]);
 
 /* The elements at positions k[0] <= k[1] <= k[2] (< n) of v as if sorted,
- * into out[] (v is reordered: quickselect). */
-void tk_lat_select_three(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3]);
-
-/* The same, by histogram buckets when n is large (two passes over v, which
- * stays as it is), else by quickselect. 0, or -1 when out of memory. */
+ * into out[]: by histogram buckets when n is large (two passes over v),
+ * else by quickselect (v is reordered). 0, or -1 when out of memory. */
 int tk_lat_select_array(uint64_t *v, size_t n, const uint64_t k[3], uint64_t out[3]);
 
 #endif
