@@ -5,6 +5,7 @@
 
 #include "cacheray/cacheray_int.h"
 #include "core/hashmap.h"
+#include "core/id_index.h"
 
 /* Threads listed by id in the summary; more are only counted. */
 #define MAX_LISTED_THREADS 64
@@ -17,14 +18,51 @@ typedef struct rtta_stats {
     uint64_t regions, elements, bytes, removed;
 } rtta_stats;
 
+/* Records per thread, by index in order of appearance: a trace may have a
+ * million threads (about 24 bytes each with ids 1, 2, ...). */
 typedef struct thread_stats {
-    uint64_t records;
+    tk_id_index index;
+    uint64_t *records;
+    size_t cap;
 } thread_stats;
 
-static int cmp_u64(const void *a, const void *b)
+/* Add `n` records to `thread`, listed from now on even when n is 0 (0:
+ * out of memory). */
+static int count_run(thread_stats *t, uint64_t thread, uint64_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    int added;
+    int64_t i = tk_id_index_get(&t->index, thread, &added);
+    if (i < 0)
+        return 0;
+    if ((size_t)i >= t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        uint64_t *v = realloc(t->records, cap * sizeof *v);
+        if (!v)
+            return 0;
+        memset(v + t->cap, 0, (cap - t->cap) * sizeof *v);
+        t->records = v;
+        t->cap = cap;
+    }
+    t->records[i] += n;
+    return 1;
+}
+
+/* The indexes of the (at most) MAX_LISTED_THREADS smallest ids, in order
+ * of id, into `top`; their number. No sort of all the ids: one pass, an
+ * insertion only for an id below the largest kept. */
+static size_t smallest_ids(const thread_stats *t, size_t *top)
+{
+    size_t n = 0;
+    const uint64_t *id = t->index.keys;
+    for (size_t i = 0; i < t->index.n; i++) {
+        if (n == MAX_LISTED_THREADS && id[i] >= id[top[n - 1]])
+            continue;
+        size_t j = n < MAX_LISTED_THREADS ? n++ : n - 1;
+        for (; j > 0 && id[top[j - 1]] > id[i]; j--)
+            top[j] = top[j - 1];
+        top[j] = i;
+    }
+    return n;
 }
 
 static int cmp_name(const void *a, const void *b, void *names)
@@ -49,7 +87,7 @@ static void sort_by_name(size_t *idx, size_t n, char **names)
 
 static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
                  uint64_t records,
-                 const type_stats *by_type, tk_map *threads, uint64_t amin,
+                 const type_stats *by_type, const thread_stats *threads, uint64_t amin,
                  uint64_t amax, tk_map *rtta, uint64_t live)
 {
     static const tk_cacheray_type order[] = {TK_CACHERAY_READ, TK_CACHERAY_WRITE,
@@ -75,23 +113,17 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
     }
     tk_sink_array_end(s);
 
-    tk_sink_u64(s, "thread_count", threads->n, 0);
+    tk_sink_u64(s, "thread_count", threads->index.n, 0);
     /* The smallest ids, in order. */
-    uint64_t *ids = malloc((threads->n ? threads->n : 1) * sizeof *ids);
-    size_t nids = ids ? threads->n : 0;
-    if (ids && nids)
-        memcpy(ids, threads->ukeys, nids * sizeof *ids);
-    qsort(ids, nids, sizeof *ids, cmp_u64);
+    size_t top[MAX_LISTED_THREADS], ntop = smallest_ids(threads, top);
     tk_sink_array_begin(s, "threads");
-    for (size_t i = 0; i < nids && i < MAX_LISTED_THREADS; i++) {
-        const thread_stats *t = tk_map_u64(threads, ids[i]);
+    for (size_t k = 0; k < ntop; k++) {
         tk_sink_object_begin(s, NULL);
-        tk_sink_u64(s, "thread", ids[i], 0);
-        tk_sink_u64(s, "records", t ? t->records : 0, 0);
+        tk_sink_u64(s, "thread", threads->index.keys[top[k]], 0);
+        tk_sink_u64(s, "records", threads->records[top[k]], 0);
         tk_sink_object_end(s);
     }
     tk_sink_array_end(s);
-    free(ids);
 
     if (amin <= amax) {
         tk_sink_u64(s, "min_addr", amin, TK_SINK_ADDR);
@@ -124,15 +156,6 @@ static void emit(tk_sink *s, tk_input *in, tk_endian endian, uint64_t size,
     tk_sink_object_end(s);
 }
 
-/* Add a run of `n` records of one thread to its count (0: out of memory). */
-static int count_run(tk_map *threads, uint64_t thread, uint64_t n)
-{
-    thread_stats *t = n ? tk_map_u64(threads, thread) : NULL;
-    if (t)
-        t->records += n;
-    return !n || t;
-}
-
 tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
     tk_cacheray_reader *r = tk_cacheray_open(in, o, 0, err);
@@ -141,8 +164,8 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     tk_cacheray_checker *live = tk_cacheray_checker_new(err);
     type_stats by_type[4];
     memset(by_type, 0, sizeof by_type);
-    tk_map threads, rtta;
-    tk_map_init(&threads, sizeof(thread_stats));
+    thread_stats threads = {0};
+    tk_map rtta;
     tk_map_init(&rtta, sizeof(rtta_stats));
     uint64_t amin = UINT64_MAX, amax = 0, records = 0;
     uint64_t last_thread = UINT64_MAX, run = 0; /* runs of one thread skip the map */
@@ -156,7 +179,8 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
         type_stats *t = &by_type[rec.type];
         t->count++;
         if (rec.thread != last_thread) {
-            if (!count_run(&threads, last_thread, run) || !tk_map_u64(&threads, rec.thread)) {
+            if ((run && !count_run(&threads, last_thread, run)) ||
+                !count_run(&threads, rec.thread, 0)) {
                 st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
                 break;
             }
@@ -194,12 +218,13 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     }
     if (st == TK_OK && rc < 0)
         st = err->status;
-    if (st == TK_OK && !count_run(&threads, last_thread, run))
+    if (st == TK_OK && run && !count_run(&threads, last_thread, run))
         st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     if (st == TK_OK)
         emit(s, in, tk_cacheray_reader_endian(r), tk_cacheray_reader_tell(r), records, by_type, &threads,
              amin, amax, &rtta, tk_cacheray_checker_live(live));
-    tk_map_free(&threads);
+    tk_id_index_free(&threads.index);
+    free(threads.records);
     tk_map_free(&rtta);
     tk_cacheray_checker_free(live);
     tk_cacheray_reader_free(r);

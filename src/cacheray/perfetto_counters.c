@@ -67,7 +67,7 @@ tk_status tk_crpf_counters_init(tk_crpf *c, tk_error *err)
 
 void tk_crpf_counters_free(tk_crpf *c)
 {
-    tk_pf_index_free(&c->thread_index);
+    tk_id_index_free(&c->thread_index);
     free(c->threads);
     free(c->active.v);
     free(c->was_active.v);
@@ -126,7 +126,7 @@ tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
         c->threads_cap = cap;
     }
     int added;
-    int64_t at = tk_pf_index_get(&c->thread_index, tid, &added);
+    int64_t at = tk_id_index_get(&c->thread_index, tid, &added);
     if (at < 0)
         return oom(err);
     size_t i = (size_t)at;

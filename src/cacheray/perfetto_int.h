@@ -11,7 +11,7 @@
 #include <tracekit/cachesim.h>
 
 #include "core/hashmap.h"
-#include "export/perfetto/index.h"
+#include "core/id_index.h"
 #include "export/perfetto/perfetto.h"
 
 #define TK_CRPF_NONE UINT32_MAX
@@ -71,7 +71,7 @@ typedef struct tk_crpf {
     uint64_t window, win_end, win_no;
     uint64_t accesses_uuid;         /* 0 until the first access */
     char unit_reads[64], unit_writes[64]; /* the threads' counters' units */
-    tk_pf_index thread_index;       /* thread id -> index in threads */
+    tk_id_index thread_index;       /* thread id -> index in threads */
     tk_crpf_thread *threads;        /* thread_index.n of them */
     size_t threads_cap;
     uint64_t tid;                   /* the thread `cur` counts for */

@@ -4,12 +4,12 @@
  * overlaps it (validate's "overlap": the checker says which regions end),
  * or to the end of the trace. Regions of a type overlap in any order, and
  * slices on one track must nest, hence the lanes. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cacheray/cacheray_int.h"
 #include "cacheray/perfetto_int.h"
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 
 static tk_status oom(tk_error *err)
@@ -102,6 +102,24 @@ static tk_status type_of(tk_crpf *c, const tk_cacheray_record *rec, uint32_t *ty
     return tk_perfetto_track(c->seq, t->uuid, c->regions_uuid, t->label, err);
 }
 
+/* The track of the type's newest lane, "TYPE #k" (a NUL in the name cuts
+ * the track's name short there), made without printf: a trace may need a
+ * million lanes. */
+static tk_status lane_track(tk_crpf *c, const tk_crpf_type *t, uint64_t uuid, tk_error *err)
+{
+    char small[128], *label = small;
+    size_t n = strlen(t->label);
+    if (n + 24 > sizeof small && !(label = malloc(n + 24)))
+        return oom(err);
+    memcpy(label, t->label, n);
+    memcpy(label + n, " #", 2);
+    tk_num_printf_u(label + n + 2, t->nlanes, 0);
+    tk_status st = tk_perfetto_track(c->seq, uuid, t->uuid, label, err);
+    if (label != small)
+        free(label);
+    return st;
+}
+
 /* A free lane of `type`, declared when the type needs one more. */
 static tk_status take_lane(tk_crpf *c, uint32_t type, uint32_t *lane, tk_error *err)
 {
@@ -123,15 +141,7 @@ static tk_status take_lane(tk_crpf *c, uint32_t type, uint32_t *lane, tk_error *
     *lane = (uint32_t)c->nlanes++;
     c->lanes[*lane] = (tk_crpf_lane){c->next_uuid++, type, TK_CRPF_BUSY};
     t->nlanes++;
-    /* "TYPE #k" (a NUL in the name cuts the track's name short there) */
-    size_t len = t->label_len + 16;
-    char *label = malloc(len);
-    if (!label)
-        return oom(err);
-    snprintf(label, len, "%s #%u", t->label, t->nlanes);
-    tk_status st = tk_perfetto_track(c->seq, c->lanes[*lane].uuid, t->uuid, label, err);
-    free(label);
-    return st;
+    return lane_track(c, t, c->lanes[*lane].uuid, err);
 }
 
 /* End the slice on `lane` (the checker's tag of the region that ended;

@@ -39,9 +39,13 @@ static void widen(tk_cmh *x)
 static tk_status count_thread(tk_cmh *x, const tk_casemate_record *rec, uint64_t index,
                               tk_error *err)
 {
-    tk_cmh_thread *t = tk_map_u64(&x->threads, rec->tid);
+    /* a thread's records often come together: one lookup for them all */
+    tk_cmh_thread *t = x->last && x->last_tid == rec->tid ? x->last
+                                                          : tk_map_u64(&x->threads, rec->tid);
     if (!t)
         return oom(err);
+    x->last = t; /* the map grows only in tk_map_u64, which gave t */
+    x->last_tid = rec->tid;
     if (!t->records) {
         t->first = index;
         /* the first threads seen, while windows can be had */

@@ -55,6 +55,8 @@ typedef struct tk_cmh {
     /* the text report's counts */
     uint64_t records, by_kind[TK_CASEMATE_KIND_COUNT];
     tk_map threads;          /* tid -> tk_cmh_thread */
+    uint64_t last_tid;       /* the thread of the record before, */
+    tk_cmh_thread *last;     /* NULL: none (valid until the map grows) */
     size_t followed;         /* threads with windows: the first ones seen */
     uint64_t *win[TK_CMH_LANES]; /* [i]: windows of the thread seen i-th */
     uint64_t width;          /* records per window */

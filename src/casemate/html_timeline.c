@@ -16,24 +16,31 @@ static int by_tid(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Every thread's id, in order (8 bytes a thread: each is then looked up).
- * NULL when out of memory. */
-static uint64_t *threads_by_id(const tk_cmh *x)
-{
-    uint64_t *l = malloc((x->threads.n ? x->threads.n : 1) * sizeof *l);
-    if (l) {
-        memcpy(l, x->threads.ukeys, x->threads.n * sizeof *l);
-        qsort(l, x->threads.n, sizeof *l, by_tid);
-    }
-    return l;
-}
-
 static const tk_cmh_thread *thread_of(const tk_cmh *x, uint64_t tid)
 {
     return tk_map_find_u64(&x->threads, tid);
 }
 
-static void table(tk_html *h, const tk_cmh *x, const uint64_t *l, size_t n)
+/* The (at most) INFO_THREADS smallest thread ids, in order, into l: what
+ * the table shows, without sorting a million threads. Their number. */
+static size_t smallest_ids(const tk_cmh *x, uint64_t l[INFO_THREADS])
+{
+    size_t n = 0;
+    for (size_t i = 0; i < x->threads.n; i++) {
+        uint64_t tid = x->threads.ukeys[i];
+        if (n == INFO_THREADS && tid >= l[n - 1])
+            continue;
+        size_t at = n < INFO_THREADS ? n++ : n - 1;
+        for (; at > 0 && l[at - 1] > tid; at--)
+            l[at] = l[at - 1];
+        l[at] = tid;
+    }
+    return n;
+}
+
+/* A row per thread: those shown first, by id; the others after them, in
+ * any order, only counted and summed into the "other" row. */
+static void table(tk_html *h, const tk_cmh *x)
 {
     static const tk_html_column cols[4] = {
         {.label = "thread", .key = "thread", .flags = TK_HTML_COL_KEY},
@@ -43,11 +50,21 @@ static void table(tk_html *h, const tk_cmh *x, const uint64_t *l, size_t n)
     tk_html_table_spec spec = {.id = "thread-table", .src = "info.threads", .cols = cols,
                                .ncols = 4, .max_rows = INFO_THREADS,
                                .caption = "Records per thread (as info --json)"};
+    uint64_t l[INFO_THREADS];
+    size_t n = smallest_ids(x, l);
     tk_html_table_begin(h, &spec);
     for (size_t i = 0; i < n; i++) {
         const tk_cmh_thread *t = thread_of(x, l[i]);
         tk_html_table_row(h, (tk_html_value[4]){tk_html_u64(l[i]), tk_html_u64(t->records),
                                                 tk_html_u64(t->first), tk_html_u64(t->last)});
+    }
+    for (size_t i = 0; n == INFO_THREADS && i < x->threads.n; i++) {
+        uint64_t tid = x->threads.ukeys[i];
+        const tk_cmh_thread *t = tk_map_value(&x->threads, i);
+        if (tid > l[n - 1])
+            tk_html_table_row(h, (tk_html_value[4]){tk_html_u64(tid), tk_html_u64(t->records),
+                                                    tk_html_u64(t->first),
+                                                    tk_html_u64(t->last)});
     }
     tk_html_table_end(h);
 }
@@ -111,10 +128,32 @@ static size_t lane_events(const tk_cmh *x, uint64_t tid, const mark *m, size_t n
     return k;
 }
 
-static void timeline(tk_html *h, const tk_cmh *x, const uint64_t *src, size_t n)
+/* The threads that may have a lane, by id: the followed ones (the first
+ * seen) and those with a mark. Their number. */
+static size_t lane_threads(const tk_cmh *x, const mark *m, size_t nm, uint64_t *src)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < x->followed && i < x->threads.n; i++)
+        src[n++] = x->threads.ukeys[i];
+    for (size_t i = 0; i < nm; i++) {
+        const tk_cmh_thread *t = thread_of(x, m[i].tid);
+        size_t k = t ? (size_t)((const unsigned char *)t - x->threads.values) / sizeof *t : 0;
+        int dup = !t || k < x->followed;
+        for (size_t j = x->followed; j < n && !dup; j++)
+            dup = src[j] == m[i].tid;
+        if (!dup)
+            src[n++] = m[i].tid;
+    }
+    qsort(src, n, sizeof *src, by_tid);
+    return n;
+}
+
+static void timeline(tk_html *h, const tk_cmh *x)
 {
     mark m[TK_CMH_RELATED + 1];
     size_t nm = marks(x, m), per = TK_CMH_WINDOWS + nm, nl = 0;
+    uint64_t src[TK_CMH_LANES + TK_CMH_RELATED + 1];
+    size_t n = lane_threads(x, m, nm, src);
     /* lanes: the followed threads, and those with a mark */
     size_t cap = n < TK_CMH_LANES + nm ? n : TK_CMH_LANES + nm;
     tk_html_lane *lanes = calloc(cap ? cap : 1, sizeof *lanes);
@@ -155,12 +194,6 @@ void tk_cmh_timeline(tk_html *h, tk_cmh *x)
         tk_html_para(h, "The log has no records.");
         return;
     }
-    uint64_t *l = threads_by_id(x);
-    if (!l) {
-        tk_html_para(h, "The threads could not be listed (out of memory).");
-        return;
-    }
-    table(h, x, l, x->threads.n);
-    timeline(h, x, l, x->threads.n);
-    free(l);
+    table(h, x);
+    timeline(h, x);
 }

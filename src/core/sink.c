@@ -224,23 +224,37 @@ static void json_after_value(tk_sink *s)
 
 static void text_indent(tk_strbuf *b, int n) { sb_pad(b, ' ', (size_t)n); }
 
-/* Display width: UTF-8 continuation bytes take no column. */
+/* Display width: UTF-8 continuation bytes (10xxxxxx) take no column.
+ * Eight bytes at a time: a byte's top bit set and the next one clear
+ * leaves its top bit in m, and the multiply adds the eight of them. */
 static size_t text_width(const char *text, size_t len)
 {
-    size_t w = 0;
-    for (size_t i = 0; i < len; i++)
-        w += ((unsigned char)text[i] & 0xC0) != 0x80;
-    return w;
+    const uint64_t top = 0x8080808080808080ULL;
+    size_t cont = 0, i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, text + i, 8);
+        uint64_t m = x & top & ~(x << 1);
+        cont += (size_t)(((m >> 7) * 0x0101010101010101ULL) >> 56);
+    }
+    for (; i < len; i++)
+        cont += ((unsigned char)text[i] & 0xC0) == 0x80;
+    return len - cont;
 }
 
 static int table_column(tk_sink *s, table *t, const char *key)
 {
     tk_strbuf *p = &s->prefix;
     size_t plen = p->len;
-    sb_puts(p, key ? key : "value");
-    const char *name = p->p ? p->p : "";
+    const char *name = key ? key : "value";
+    if (plen) { /* a nested object's field: "a.b.key" */
+        sb_puts(p, name);
+        name = p->p ? p->p : "";
+    }
     for (size_t k = 0; k < t->ncols; k++) {
-        size_t c = (t->next_col + k) % t->ncols; /* the expected one first */
+        size_t c = t->next_col + k; /* the expected one first (next_col <= ncols) */
+        if (c >= t->ncols)
+            c -= t->ncols;
         if (strcmp(t->names[c], name) == 0) {
             p->len = plen;
             t->next_col = c + 1;
@@ -318,10 +332,12 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
         t->rowlen[r] = t->ncols;
     }
     t->cells[t->rowstart[r] + (size_t)c] = table_text(s, t, text, len);
-    if (!t->printed && text_width(text, len) > t->width[c])
-        t->width[c] = text_width(text, len);
-    if (!t->printed)
+    if (!t->printed) {
+        size_t w = text_width(text, len);
+        if (w > t->width[c])
+            t->width[c] = w;
         t->seen[c] |= (unsigned char)kind;
+    }
 }
 
 static void table_print(tk_sink *s, table *t, int indent);

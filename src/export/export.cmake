@@ -2,7 +2,7 @@
 # them (src/<format>/export.cmake lists the files beside its reader).
 set(TK_EXPORT_SOURCES
   src/export/perfetto/pb.c src/export/perfetto/perfetto.c src/export/perfetto/intern.c
-  src/export/perfetto/tracks.c src/export/perfetto/index.c)
+  src/export/perfetto/tracks.c)
 foreach(part src/export/parquet/parquet.cmake src/export/html/html.cmake
              src/xray/export.cmake src/casemate/export.cmake src/ucir/export.cmake
              src/cacheray/export.cmake)

@@ -1,7 +1,9 @@
-/* The ordered set of address ranges (addr_tree.h): AVL rebalancing by
- * subtree heights, recursion no deeper than 1.44 log2 of the size (under
- * 50 levels for 2^32 nodes). An erased node with two children is replaced
- * by relinking its successor, not by copying it, so ids stay stable. */
+/* The ordered set of address ranges (addr_tree.h): an AVL tree with
+ * parent links, rebalanced from the changed node up and only until a
+ * subtree's height stays the same (O(1) amortized per insert), so a node
+ * placed next to a known neighbour costs no search. Depth is at most
+ * 1.44 log2 of the size. An erased node with two children is replaced by
+ * relinking its successor, not by copying it, so ids stay stable. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,11 +42,30 @@ static void fix_height(tk_ucir_atree *t, uint32_t n)
     t->nodes[n].height = 1 + (l > r ? l : r);
 }
 
+/* Child `old` of p (p 0: the root) becomes c. */
+static void replace_child(tk_ucir_atree *t, uint32_t p, uint32_t old, uint32_t c)
+{
+    if (!p)
+        t->root = c;
+    else if (t->nodes[p].left == old)
+        t->nodes[p].left = c;
+    else
+        t->nodes[p].right = c;
+    if (c)
+        t->nodes[c].parent = p;
+}
+
+/* n's left child takes its place; the subtree's new root. */
 static uint32_t rotate_right(tk_ucir_atree *t, uint32_t n)
 {
-    uint32_t l = t->nodes[n].left;
-    t->nodes[n].left = t->nodes[l].right;
-    t->nodes[l].right = n;
+    tk_ucir_anode *a = t->nodes;
+    uint32_t l = a[n].left, lr = a[l].right;
+    replace_child(t, a[n].parent, n, l);
+    a[n].left = lr;
+    if (lr)
+        a[lr].parent = n;
+    a[l].right = n;
+    a[n].parent = l;
     fix_height(t, n);
     fix_height(t, l);
     return l;
@@ -52,126 +73,162 @@ static uint32_t rotate_right(tk_ucir_atree *t, uint32_t n)
 
 static uint32_t rotate_left(tk_ucir_atree *t, uint32_t n)
 {
-    uint32_t r = t->nodes[n].right;
-    t->nodes[n].right = t->nodes[r].left;
-    t->nodes[r].left = n;
+    tk_ucir_anode *a = t->nodes;
+    uint32_t r = a[n].right, rl = a[r].left;
+    replace_child(t, a[n].parent, n, r);
+    a[n].right = rl;
+    if (rl)
+        a[rl].parent = n;
+    a[r].left = n;
+    a[n].parent = r;
     fix_height(t, n);
     fix_height(t, r);
     return r;
 }
 
-/* Subtree n with heights fixed and its children differing by 1 at most
- * (they differed by 2 at most); its new root. */
+/* Subtree n, whose children are balanced and differ in height by 2 at
+ * most: its height fixed and its balance restored in place; its root. */
 static uint32_t balance(tk_ucir_atree *t, uint32_t n)
 {
-    fix_height(t, n);
-    uint32_t l = t->nodes[n].left, r = t->nodes[n].right;
+    tk_ucir_anode *a = t->nodes;
+    uint32_t l = a[n].left, r = a[n].right;
     int32_t d = height(t, l) - height(t, r);
     if (d > 1) {
-        if (height(t, t->nodes[l].left) < height(t, t->nodes[l].right))
-            t->nodes[n].left = rotate_left(t, l);
+        if (height(t, a[l].left) < height(t, a[l].right))
+            rotate_left(t, l);
         return rotate_right(t, n);
     }
     if (d < -1) {
-        if (height(t, t->nodes[r].right) < height(t, t->nodes[r].left))
-            t->nodes[n].right = rotate_right(t, r);
+        if (height(t, a[r].right) < height(t, a[r].left))
+            rotate_right(t, r);
         return rotate_left(t, n);
     }
+    fix_height(t, n);
     return n;
 }
 
-/* Insert node id under n, noting its neighbours on the way down. */
-static uint32_t insert_at(tk_ucir_atree *t, uint32_t n, uint32_t id, uint32_t *prev,
-                          uint32_t *next)
+/* From n (whose subtree changed) up: rebalance each subtree until one
+ * keeps its height, above which nothing changed. */
+static void retrace(tk_ucir_atree *t, uint32_t n)
 {
-    if (!n)
-        return id;
-    if (t->nodes[id].key < t->nodes[n].key) {
-        *next = n;
-        t->nodes[n].left = insert_at(t, t->nodes[n].left, id, prev, next);
-    } else {
-        *prev = n;
-        t->nodes[n].right = insert_at(t, t->nodes[n].right, id, prev, next);
+    while (n) {
+        int32_t was = t->nodes[n].height;
+        uint32_t up = t->nodes[n].parent;
+        n = balance(t, n);
+        if (t->nodes[n].height == was)
+            return;
+        n = up;
     }
-    return balance(t, n);
+}
+
+/* The node with the greatest key <= key, 0: none. No search past either
+ * end or at the hint or a neighbour of it: maps made upwards, downwards
+ * or each beside the one before, and lookups walking through them. */
+static uint32_t find_floor(const tk_ucir_atree *t, uint64_t key)
+{
+    const tk_ucir_anode *a = t->nodes;
+    if (!t->root || key < a[t->first].key)
+        return 0;
+    if (key >= a[t->last].key)
+        return t->last;
+    uint32_t h = t->hint, best = 0;
+    if (h && a[h].key <= key) { /* the hint or its successor */
+        uint32_t n = a[h].next; /* not 0: h is not the last */
+        if (key < a[n].key)
+            return h;
+        if (key < a[a[n].next].key) /* n is not the last either */
+            return n;
+    } else if (h && a[a[h].prev].key <= key) { /* its predecessor: h is not the first */
+        return a[h].prev;
+    }
+    for (uint32_t n = t->root; n;) {
+        if (a[n].key <= key) {
+            best = n;
+            n = a[n].right;
+        } else {
+            n = a[n].left;
+        }
+    }
+    return best;
+}
+
+uint32_t tk_ucir_atree_floor(tk_ucir_atree *t, uint64_t key)
+{
+    uint32_t k = find_floor(t, key);
+    if (k)
+        t->hint = k;
+    return k;
 }
 
 uint32_t tk_ucir_atree_insert(tk_ucir_atree *t, uint64_t key)
 {
+    uint32_t p = find_floor(t, key); /* below key: no node has it */
     uint32_t id = t->free;
     if (id)
         t->free = t->nodes[id].next;
     else
         id = ++t->used;
-    t->nodes[id] = (tk_ucir_anode){.key = key, .height = 1};
-    uint32_t prev = 0, next = 0;
-    t->root = insert_at(t, t->root, id, &prev, &next);
-    t->nodes[id].prev = prev;
-    t->nodes[id].next = next;
-    if (prev)
-        t->nodes[prev].next = id;
+    tk_ucir_anode *a = t->nodes;
+    uint32_t next = p ? a[p].next : t->first, at = 0;
+    a[id] = (tk_ucir_anode){.key = key, .prev = p, .next = next, .height = 1};
+    /* a leaf right of p, or else left of p's successor (the leftmost of
+     * p's right subtree, or the first node: no left child either way) */
+    if (!t->root)
+        t->root = id;
+    else if (p && !a[p].right)
+        a[at = p].right = id;
+    else
+        a[at = next].left = id;
+    a[id].parent = at;
+    if (p)
+        a[p].next = id;
     else
         t->first = id;
     if (next)
-        t->nodes[next].prev = id;
+        a[next].prev = id;
+    else
+        t->last = id;
+    t->hint = id;
     t->n++;
+    retrace(t, at);
     return id;
-}
-
-/* Unhook the leftmost node of subtree n into *min; the new subtree. */
-static uint32_t remove_min(tk_ucir_atree *t, uint32_t n, uint32_t *min)
-{
-    if (!t->nodes[n].left) {
-        *min = n;
-        return t->nodes[n].right;
-    }
-    t->nodes[n].left = remove_min(t, t->nodes[n].left, min);
-    return balance(t, n);
-}
-
-static uint32_t erase_at(tk_ucir_atree *t, uint32_t n, uint32_t id)
-{
-    if (n != id) {
-        if (t->nodes[id].key < t->nodes[n].key)
-            t->nodes[n].left = erase_at(t, t->nodes[n].left, id);
-        else
-            t->nodes[n].right = erase_at(t, t->nodes[n].right, id);
-        return balance(t, n);
-    }
-    uint32_t l = t->nodes[n].left, r = t->nodes[n].right, m;
-    if (!r)
-        return l;
-    r = remove_min(t, r, &m);
-    t->nodes[m].left = l;
-    t->nodes[m].right = r;
-    return balance(t, m);
 }
 
 void tk_ucir_atree_erase(tk_ucir_atree *t, uint32_t id)
 {
-    t->root = erase_at(t, t->root, id);
-    tk_ucir_anode *a = &t->nodes[id];
-    if (a->prev)
-        t->nodes[a->prev].next = a->next;
+    tk_ucir_anode *a = t->nodes;
+    uint32_t l = a[id].left, r = a[id].right, p = a[id].parent, from = p;
+    uint32_t prev = a[id].prev, next = a[id].next;
+    if (prev)
+        a[prev].next = next;
     else
-        t->first = a->next;
-    if (a->next)
-        t->nodes[a->next].prev = a->prev;
-    a->next = t->free;
+        t->first = next;
+    if (next)
+        a[next].prev = prev;
+    else
+        t->last = prev;
+    if (t->hint == id)
+        t->hint = prev;
+    if (!l || !r) {
+        replace_child(t, p, id, l ? l : r);
+    } else { /* its successor, the leftmost of r (no left child), moves up */
+        uint32_t s = next;
+        from = s;
+        if (a[s].parent != id) {
+            from = a[s].parent;
+            a[from].left = a[s].right;
+            if (a[s].right)
+                a[a[s].right].parent = from;
+            a[s].right = r;
+            a[r].parent = s;
+        }
+        a[s].left = l;
+        a[l].parent = s;
+        a[s].height = a[id].height;
+        replace_child(t, p, id, s);
+    }
+    retrace(t, from);
+    a[id].next = t->free;
     t->free = id;
     t->n--;
-}
-
-uint32_t tk_ucir_atree_floor(const tk_ucir_atree *t, uint64_t key)
-{
-    uint32_t n = t->root, best = 0;
-    while (n) {
-        if (t->nodes[n].key <= key) {
-            best = n;
-            n = t->nodes[n].right;
-        } else {
-            n = t->nodes[n].left;
-        }
-    }
-    return best;
 }

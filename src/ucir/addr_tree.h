@@ -6,7 +6,11 @@
  * the top down), and a walk in order O(1) per element. The caller keeps
  * its elements in a parallel array indexed by node id (grown with the
  * pool by tk_ucir_atree_reserve). Ids stay valid until erased; 0 is none.
- * A zeroed struct is an empty tree. */
+ * A zeroed struct is an empty tree. Nodes know their parent, so a key
+ * next to the last one found or inserted (or past either end) is found
+ * and placed without a search, and rebalancing stops where a height stays
+ * the same: maps in ascending or descending order, or each next to the
+ * one before, cost O(1) amortized. */
 #ifndef TK_UCIR_ADDR_TREE_H
 #define TK_UCIR_ADDR_TREE_H
 
@@ -15,14 +19,15 @@
 
 typedef struct tk_ucir_anode {
     uint64_t key;
-    uint32_t left, right; /* children */
+    uint32_t left, right, parent;
     uint32_t prev, next;  /* neighbours in key order; free nodes: next free */
     int32_t height;
 } tk_ucir_anode;
 
 typedef struct tk_ucir_atree {
     tk_ucir_anode *nodes; /* [0] unused */
-    uint32_t root, first, free;
+    uint32_t root, first, last, free;
+    uint32_t hint;        /* the node last found or inserted, 0: none */
     uint32_t n;           /* elements */
     uint32_t used, cap;   /* ids handed out (1..used), pool size */
 } tk_ucir_atree;
@@ -31,11 +36,13 @@ void tk_ucir_atree_free(tk_ucir_atree *t);
 /* Room for one insert: the pool and the caller's *elems (esz bytes per
  * id) grow together. 0, or -1 out of memory. */
 int tk_ucir_atree_reserve(tk_ucir_atree *t, void **elems, size_t esz);
-/* A new node at key (no node has it); needs a reserve before. Its id. */
+/* A new node at key (no node has it), the hint; needs a reserve before.
+ * Its id. O(1) amortized where floor is O(1), else O(log n). */
 uint32_t tk_ucir_atree_insert(tk_ucir_atree *t, uint64_t key);
 void tk_ucir_atree_erase(tk_ucir_atree *t, uint32_t id);
-/* The node with the greatest key <= key, 0: none. */
-uint32_t tk_ucir_atree_floor(const tk_ucir_atree *t, uint64_t key);
+/* The node with the greatest key <= key, 0: none; it becomes the hint.
+ * O(1) at the hint, its neighbours or past either end, else O(log n). */
+uint32_t tk_ucir_atree_floor(tk_ucir_atree *t, uint64_t key);
 
 static inline uint32_t tk_ucir_atree_first(const tk_ucir_atree *t) { return t->first; }
 static inline uint32_t tk_ucir_atree_next(const tk_ucir_atree *t, uint32_t id)

@@ -6,6 +6,7 @@
 
 #include "core/hashmap.h"
 #include "core/strbuf.h"
+#include "ucir/modules.h"
 #include "ucir/replay/replay_int.h"
 
 static tk_status oom(tk_error *err)
@@ -175,38 +176,39 @@ typedef struct drcov {
     tk_map blocks;           /* mod << 48 | offset << 16 | size -> (none) */
     tk_ucir_map *mods;
     size_t nmods, mods_cap;
+    tk_ucir_modules index;   /* which module holds an address */
     uint64_t start, size;    /* the block being extended */
     int in_block;
     uint64_t unmapped;
 } drcov;
 
 /* The module holding addr (an executable map, added when first used):
- * its index, -1 for none, -2 out of memory. */
+ * its index, -1 for none, -2 out of memory. O(log n) for n maps and
+ * modules, also where no map holds addr. */
 static int module_of(drcov *d, uint64_t addr)
 {
-    for (size_t i = 0; i < d->nmods; i++)
-        if (addr - d->mods[i].addr < d->mods[i].size)
-            return (int)i;
-    const tk_ucir_replay *rp = d->rp;
-    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
-         k = tk_ucir_atree_next(&rp->map_tree, k)) {
-        const tk_ucir_map *m = &rp->maps[k];
-        if (addr - m->addr >= m->size || !(m->prot & TK_UCIR_PROT_EXEC))
-            continue;
-        if (d->nmods == 65535)
-            return -1;
-        if (d->nmods == d->mods_cap) {
-            size_t cap = d->mods_cap ? 2 * d->mods_cap : 8;
-            tk_ucir_map *v = realloc(d->mods, cap * sizeof *v);
-            if (!v)
-                return -2;
-            d->mods = v;
-            d->mods_cap = cap;
-        }
-        d->mods[d->nmods] = *m;
-        return (int)d->nmods++;
+    int64_t known = tk_ucir_modules_find(&d->index, addr);
+    if (known >= 0)
+        return (int)known;
+    tk_ucir_replay *rp = d->rp;
+    uint32_t k = tk_ucir_atree_floor(&rp->map_tree, addr); /* maps are disjoint */
+    if (!k)
+        return -1;
+    const tk_ucir_map *m = &rp->maps[k];
+    if (addr - m->addr >= m->size || !(m->prot & TK_UCIR_PROT_EXEC) || d->nmods == 65535)
+        return -1;
+    if (d->nmods == d->mods_cap) {
+        size_t cap = d->mods_cap ? 2 * d->mods_cap : 8;
+        tk_ucir_map *v = realloc(d->mods, cap * sizeof *v);
+        if (!v)
+            return -2;
+        d->mods = v;
+        d->mods_cap = cap;
     }
-    return -1;
+    if (tk_ucir_modules_add(&d->index, m->addr, m->addr + m->size - 1, (uint32_t)d->nmods) != 0)
+        return -2;
+    d->mods[d->nmods] = *m;
+    return (int)d->nmods++;
 }
 
 static int close_block(drcov *d)
@@ -319,6 +321,7 @@ tk_status tk_ucir_export_drcov_window(tk_ucir_reader *r, FILE *out, uint64_t fro
 done:
     tk_map_free(&d.blocks);
     free(d.mods);
+    tk_ucir_modules_free(&d.index);
     tk_ucir_replay_free(d.rp);
     return st;
 }

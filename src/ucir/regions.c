@@ -34,7 +34,7 @@ static int reserve(tk_ucir_regions *r)
 }
 
 /* The first span ending after addr, 0: none. */
-static uint32_t first_after(const tk_ucir_regions *r, uint64_t addr)
+static uint32_t first_after(tk_ucir_regions *r, uint64_t addr)
 {
     uint32_t k = tk_ucir_atree_floor(&r->tree, addr);
     if (k && r->spans[k].hi > addr)

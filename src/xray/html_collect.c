@@ -1,26 +1,25 @@
 /* XRay's HTML report: the one pass over the records. Each record feeds
- * account, stack and graph (their public APIs, as the commands use them)
- * and, mirroring account's matching, the latency histograms and each
- * thread's busy windows. */
+ * account and stack (their public APIs, as the commands use them) and,
+ * from account's matching (its open calls, not a copy), the call graph's
+ * edges, the latency histograms and the followed threads' busy windows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "xray/analysis/account_int.h"
+#include "xray/analysis/graph_int.h"
 #include "xray/html_int.h"
 
 void tk_xh_free(tk_xh *x)
 {
-    for (size_t i = 0; i < x->calls.n; i++) {
-        tk_xh_thread *t = tk_map_value(&x->calls, i);
-        tk_xr_calls_free(&t->calls);
-        free(t->win);
-    }
-    tk_map_free(&x->calls);
+    free(x->lanes);
+    tk_map_free(&x->lane_of);
     for (size_t i = 0; i < x->hist.n; i++)
         free(((tk_xh_hist *)tk_map_value(&x->hist, i))->bins);
     tk_map_free(&x->hist);
     tk_map_free(&x->threads);
     free(x->rows);
+    free(x->edges);
     tk_xray_graph_free(x->graph);
     tk_xray_stacks_free(x->stacks);
     tk_xray_account_free(x->acc);
@@ -60,10 +59,8 @@ static void cover(tk_xh *x, uint64_t a, uint64_t b)
     while ((hi - lo) / w >= TK_XH_WINDOWS || w < x->width * 2)
         w *= 2;
     double tmp[TK_XH_WINDOWS];
-    for (size_t i = 0; i < x->calls.n; i++) {
-        tk_xh_thread *t = tk_map_value(&x->calls, i);
-        if (!t->win)
-            continue;
+    for (size_t i = 0; i < x->followed; i++) {
+        tk_xh_lane *t = &x->lanes[i];
         memset(tmp, 0, sizeof tmp);
         rebin_one(x, tmp, t->win, lo, w);
         memcpy(t->win, tmp, sizeof tmp);
@@ -72,10 +69,10 @@ static void cover(tk_xh *x, uint64_t a, uint64_t b)
     x->width = w;
 }
 
-/* A busy interval of thread t. */
-static void busy(tk_xh *x, tk_xh_thread *t, uint64_t a, uint64_t b)
+/* A busy interval of followed thread t. */
+static void busy(tk_xh *x, tk_xh_lane *t, uint64_t a, uint64_t b)
 {
-    if (!t->win || b <= a)
+    if (b <= a)
         return;
     cover(x, a, b);
     for (uint64_t at = a; at < b;) {
@@ -88,17 +85,23 @@ static void busy(tk_xh *x, tk_xh_thread *t, uint64_t a, uint64_t b)
     }
 }
 
-static tk_xh_thread *thread_of(tk_xh *x, uint32_t tid)
+/* The lane of `tid`, made on its first matched call while there is room;
+ * NULL for the threads not followed. *oom set when out of memory. */
+static tk_xh_lane *lane_of(tk_xh *x, uint32_t tid, int *oom)
 {
-    tk_xh_thread *t = tk_map_u64(&x->calls, tid);
-    if (t && t->tid == 0 && !t->calls.cap && !t->win && x->followed < TK_XH_TIMELINE_THREADS) {
-        t->tid = tid;
-        if ((t->win = calloc(TK_XH_WINDOWS, sizeof *t->win)))
-            x->followed++;
+    const uint32_t *at = tk_map_find_u64(&x->lane_of, tid);
+    if (at)
+        return &x->lanes[*at - 1];
+    if (x->followed == TK_XH_TIMELINE_THREADS)
+        return NULL;
+    uint32_t *slot = tk_map_u64(&x->lane_of, tid);
+    if (!slot) {
+        *oom = 1;
+        return NULL;
     }
-    if (t)
-        t->tid = tid;
-    return t;
+    *slot = (uint32_t)++x->followed;
+    x->lanes[x->followed - 1].tid = tid;
+    return &x->lanes[x->followed - 1];
 }
 
 /* A matched call's latency into its function's histogram. */
@@ -124,25 +127,29 @@ static int latency(tk_xh *x, int32_t func, uint64_t lat)
 }
 
 /* Follow account's outcome for `rec` (OK: an entry opened, or an exit
- * closed the top call). 0, or -1 when out of memory. */
+ * closed the top call, now just past account's depth; the bottom call's
+ * entry, where its thread became busy, is at 0). 0, or -1 when out of
+ * memory. */
 static int follow(tk_xh *x, const tk_xray_record *rec)
 {
-    tk_xh_thread *t = thread_of(x, rec->tid);
-    if (!t)
+    int oom = 0;
+    tk_xh_lane *t = lane_of(x, rec->tid, &oom);
+    const tk_xr_calls *c = tk_xa_last_calls(x->acc);
+    if (oom || !c)
         return -1;
-    t->last_tsc = rec->tsc;
-    tk_xr_calls *c = &t->calls;
-    if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG) {
-        if (c->depth == 0)
-            t->busy_since = rec->tsc;
-        return tk_xr_calls_push(c, rec->func_id, 1, rec->tsc);
-    }
-    if (c->depth == 0)
+    if (t)
+        t->last_tsc = rec->tsc;
+    if (rec->kind == TK_XRAY_ENTER || rec->kind == TK_XRAY_ENTER_ARG)
         return 0;
-    uint64_t e = c->tscs[--c->depth];
-    if (c->depth == 0)
-        busy(x, t, t->busy_since, rec->tsc);
-    return latency(x, c->funcs[c->depth], e > rec->tsc ? e - rec->tsc : rec->tsc - e);
+    uint64_t e = c->tscs[c->depth], lat = e > rec->tsc ? e - rec->tsc : rec->tsc - e;
+    if (c->depth == 0 && t)
+        busy(x, t, c->tscs[0], rec->tsc);
+    /* graph's matching is account's (no deduced calls): its edge is the
+     * caller under the call, or the root */
+    int32_t caller = c->depth ? c->funcs[c->depth - 1] : 0;
+    if (tk_xg_stream_event(x->graph, caller, c->funcs[c->depth], lat) != 0)
+        return -1;
+    return latency(x, c->funcs[c->depth], lat);
 }
 
 /* One record into everything. */
@@ -160,7 +167,7 @@ static tk_status add(tk_xh *x, const tk_xray_record *rec, tk_error *err)
     x->past += f == TK_XRAY_ACCOUNT_TSC_BACK; /* skipped, as account -k does */
     if (f == TK_XRAY_ACCOUNT_OK && rec->kind < TK_XRAY_CUSTOM_EVENT && follow(x, rec) != 0)
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    if (tk_xray_stacks_add(x->stacks, rec, err) < 0 || tk_xray_graph_add(x->graph, rec, err) < 0)
+    if (tk_xray_stacks_add(x->stacks, rec, err) < 0)
         return err->status;
     return TK_OK;
 }
@@ -168,16 +175,20 @@ static tk_status add(tk_xh *x, const tk_xray_record *rec, tk_error *err)
 tk_status tk_xh_collect(tk_xh *x, tk_error *err)
 {
     tk_map_init(&x->threads, 1);
-    tk_map_init(&x->calls, sizeof(tk_xh_thread));
+    tk_map_init(&x->lane_of, sizeof(uint32_t));
     tk_map_init(&x->hist, sizeof(tk_xh_hist));
     x->tmin = UINT64_MAX;
     x->freq = tk_xray_reader_header(x->r)->cycle_frequency;
     /* streaming: memory per edge, not per call; the page shows no min,
-     * the only statistic that could differ from graph's */
+     * the only statistic that could differ from graph's. Its calls come
+     * from account's matching (follow): it keeps no threads. */
     const tk_xray_graph_options gopt = {.streaming = 1};
+    if (!(x->lanes = calloc(TK_XH_TIMELINE_THREADS, sizeof *x->lanes)))
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     if (!(x->acc = tk_xray_account_new(NULL, err)) || !(x->stacks = tk_xray_stacks_new(err)) ||
         !(x->graph = tk_xray_graph_new(&gopt, err)))
         return err->status;
+    tk_xg_edges_only(x->graph); /* the page shows no vertex */
     tk_xray_record rec;
     int rc;
     tk_status st = TK_OK;
@@ -186,14 +197,17 @@ tk_status tk_xh_collect(tk_xh *x, tk_error *err)
     if (st == TK_OK && rc < 0)
         st = err->status;
     /* calls open at the end keep their thread busy to its last record */
-    for (size_t i = 0; st == TK_OK && i < x->calls.n; i++) {
-        tk_xh_thread *t = tk_map_value(&x->calls, i);
-        if (t->calls.depth)
-            busy(x, t, t->busy_since, t->last_tsc);
+    for (size_t i = 0; st == TK_OK && i < x->followed; i++) {
+        const tk_xr_calls *c = tk_xa_calls_of(x->acc, x->lanes[i].tid);
+        if (c && c->depth)
+            busy(x, &x->lanes[i], c->tscs[0], x->lanes[i].last_tsc);
     }
+    x->calling = tk_xa_calling_threads(x->acc);
     if (st == TK_OK)
         st = tk_xray_account_rows(x->acc, TK_XRAY_SORT_SUM, 1, &x->rows, &x->nrows, err);
     if (st == TK_OK)
         st = tk_xray_graph_finish(x->graph, x->freq, err);
+    if (st == TK_OK)
+        st = tk_xh_take_edges(x, err);
     return st;
 }

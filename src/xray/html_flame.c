@@ -6,13 +6,21 @@
 
 #include "xray/html_int.h"
 
+/* A thread's top-level calls: their total time and number. */
+typedef struct busy_row {
+    uint32_t tid;
+    uint64_t ticks, calls;
+} busy_row;
+
 /* What the paths of one walk become. */
 typedef struct reader {
     tk_xh *x;
     tk_html_flame *flame;  /* aggregate walk: the tree */
     uint32_t *chain;       /* the frame at each depth of the current path */
     size_t cap;
-    tk_map *busy;          /* per-thread walk: tid -> busy[2] (ticks, calls) */
+    int per_thread;        /* per-thread walk: into rows */
+    busy_row *rows;        /* a thread's paths come together: one row each */
+    size_t nrows, rows_cap;
     int bad;               /* out of memory */
 } reader;
 
@@ -41,13 +49,21 @@ static int busy_path(void *ctx, const tk_xray_stack_path *p)
     reader *r = ctx;
     if (p->depth != 1)
         return 0;
-    uint64_t *b = tk_map_u64(r->busy, p->tid);
-    if (!b) {
-        r->bad = 1;
-        return 1;
+    if (!r->nrows || r->rows[r->nrows - 1].tid != p->tid) {
+        if (r->nrows == r->rows_cap) {
+            size_t c = r->rows_cap ? r->rows_cap * 2 : 256;
+            busy_row *v = realloc(r->rows, c * sizeof *v);
+            if (!v) {
+                r->bad = 1;
+                return 1;
+            }
+            r->rows = v;
+            r->rows_cap = c;
+        }
+        r->rows[r->nrows++] = (busy_row){p->tid, 0, 0};
     }
-    b[0] += p->total_ticks;
-    b[1] += p->calls;
+    r->rows[r->nrows - 1].ticks += p->total_ticks;
+    r->rows[r->nrows - 1].calls += p->calls;
     return 0;
 }
 
@@ -55,8 +71,8 @@ static int busy_path(void *ctx, const tk_xray_stack_path *p)
 static int read_stacks(tk_xh *x, reader *r, tk_xray_stacks_threads threads)
 {
     tk_error err;
-    tk_status st = tk_xray_stacks_visit(x->stacks, threads, r->busy ? busy_path : flame_path,
-                                        r, &err);
+    tk_status st = tk_xray_stacks_visit(x->stacks, threads,
+                                        r->per_thread ? busy_path : flame_path, r, &err);
     free(r->chain);
     return st == TK_OK && !r->bad ? 0 : -1;
 }
@@ -82,85 +98,79 @@ void tk_xh_flame(tk_html *h, tk_xh *x)
     tk_html_flame_free(r.flame);
 }
 
-/* Busy time and top-level calls per thread, from the per-thread print. */
-static tk_map *thread_busy(tk_xh *x)
+/* Busy time and top-level calls per thread, from the per-thread print,
+ * busiest first (ties by thread id). NULL when out of memory. */
+static busy_row *thread_busy(tk_xh *x, size_t *n)
 {
-    tk_map *m = malloc(sizeof *m);
-    if (!m)
+    reader r = {.x = x, .per_thread = 1};
+    if (read_stacks(x, &r, TK_XRAY_STACKS_ALL_THREADS) != 0) {
+        free(r.rows);
         return NULL;
-    tk_map_init(m, 2 * sizeof(uint64_t));
-    reader r = {.x = x, .busy = m};
-    if (read_stacks(x, &r, TK_XRAY_STACKS_ALL_THREADS) == 0)
-        return m;
-    tk_map_free(m);
-    free(m);
-    return NULL;
+    }
+    *n = r.nrows;
+    return r.rows ? r.rows : malloc(sizeof *r.rows);
 }
 
-static int busier(const void *a, const void *b, void *ctx)
+static int busier(const void *a, const void *b)
 {
-    const tk_map *m = ctx;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    uint64_t x = ((const uint64_t *)tk_map_value(m, i))[0];
-    uint64_t y = ((const uint64_t *)tk_map_value(m, j))[0];
-    return x != y ? (x < y ? 1 : -1) : (m->ukeys[i] > m->ukeys[j]) - (m->ukeys[i] < m->ukeys[j]);
+    const busy_row *x = a, *y = b;
+    if (x->ticks != y->ticks)
+        return x->ticks < y->ticks ? 1 : -1;
+    return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static size_t *by_busy(const tk_map *m)
+static void thread_table(tk_html *h, tk_xh *x, const busy_row *b, size_t n)
 {
-    size_t *idx = malloc((m->n ? m->n : 1) * sizeof *idx);
-    for (size_t i = 0; idx && i < m->n; i++)
-        idx[i] = i;
-    if (idx)
-        qsort_r(idx, m->n, sizeof *idx, busier, (void *)m);
-    return idx;
+    tk_html_value *tid = calloc(n ? n : 1, sizeof *tid), *t = calloc(n ? n : 1, sizeof *t);
+    if (!tid || !t) {
+        tk_html_para(h, "The threads' busy time could not be computed (out of memory).");
+        free(tid);
+        free(t);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        tid[k] = tk_html_u64(b[k].tid);
+        t[k] = tk_html_u64(b[k].ticks);
+    }
+    tk_html_series s[1] = {{"busy", "total_ticks", t}};
+    tk_html_chart c = {
+        .id = "thread-busy", .title = "Busy time per thread",
+        .caption = "Time inside instrumented calls (each thread's top-level calls, as "
+                   "stack --json lists them per thread).",
+        .src = "stack_threads", .agg = "sum", .filter = "stack:1", .x_label = "thread",
+        .x_key = "thread", .y_label = x->freq ? "busy time" : "busy ticks",
+        .y_unit = tk_xh_unit(x), .y_scale = (double)x->freq};
+    tk_html_bars(h, &c, tid, n, s, 1); /* the bars keep the first TK_HTML_MAX_BARS */
+    free(tid);
+    free(t);
+    /* the calls column in the table too: a second, checked table */
+    tk_html_column cols[3] = {
+        {.label = "thread", .key = "thread", .flags = TK_HTML_COL_KEY},
+        {.label = "busy", .key = "total_ticks", .unit = tk_xh_unit(x), .scale = (double)x->freq,
+         .flags = TK_HTML_COL_HEAT | TK_HTML_COL_SUM},
+        {.label = "top-level calls", .key = "calls", .flags = TK_HTML_COL_SUM}};
+    tk_html_table_spec spec = {.id = "threads", .src = "stack_threads", .cols = cols,
+                               .ncols = 3, .agg = "sum", .filter = "stack:1"};
+    tk_html_table_begin(h, &spec);
+    for (size_t i = 0; i < n; i++)
+        tk_html_table_row(h, (tk_html_value[3]){tk_html_u64(b[i].tid),
+                                                tk_html_u64(b[i].ticks),
+                                                tk_html_u64(b[i].calls)});
+    tk_html_table_end(h);
 }
 
 void tk_xh_threads(tk_html *h, tk_xh *x)
 {
-    tk_map *m = thread_busy(x);
-    size_t n = m ? m->n : 0;
-    tk_html_value *tid = calloc(n ? n : 1, sizeof *tid), *t = calloc(n ? n : 1, sizeof *t);
-    tk_html_value *calls = calloc(n ? n : 1, sizeof *calls);
-    if (!m || !tid || !t || !calls) {
+    size_t n = 0;
+    busy_row *b = thread_busy(x, &n);
+    /* the last reader of the stacks: their memory goes before the table's */
+    tk_xray_stacks_free(x->stacks);
+    x->stacks = NULL;
+    if (!b) {
         tk_html_para(h, "The threads' busy time could not be computed (out of memory).");
-    } else {
-        /* busiest first: the bars keep the first TK_HTML_MAX_BARS */
-        size_t *idx = by_busy(m);
-        for (size_t k = 0; idx && k < n; k++) {
-            size_t i = idx[k];
-            const uint64_t *b = tk_map_value(m, i);
-            tid[k] = tk_html_u64(m->ukeys[i]);
-            t[k] = tk_html_u64(b[0]);
-            calls[k] = tk_html_u64(b[1]);
-        }
-        free(idx);
-        tk_html_series s[1] = {{"busy", "total_ticks", t}};
-        tk_html_chart c = {
-            .id = "thread-busy", .title = "Busy time per thread",
-            .caption = "Time inside instrumented calls (each thread's top-level calls, as "
-                       "stack --json lists them per thread).",
-            .src = "stack_threads", .agg = "sum", .filter = "stack:1", .x_label = "thread",
-            .x_key = "thread", .y_label = x->freq ? "busy time" : "busy ticks",
-            .y_unit = tk_xh_unit(x), .y_scale = (double)x->freq};
-        tk_html_bars(h, &c, tid, n, s, 1);
-        /* the calls column in the table too: a second, checked table */
-        tk_html_column cols[3] = {
-            {.label = "thread", .key = "thread", .flags = TK_HTML_COL_KEY},
-            {.label = "busy", .key = "total_ticks", .unit = tk_xh_unit(x),
-             .scale = (double)x->freq, .flags = TK_HTML_COL_HEAT | TK_HTML_COL_SUM},
-            {.label = "top-level calls", .key = "calls", .flags = TK_HTML_COL_SUM}};
-        tk_html_table_spec spec = {.id = "threads", .src = "stack_threads", .cols = cols,
-                                   .ncols = 3, .agg = "sum", .filter = "stack:1"};
-        tk_html_table_begin(h, &spec);
-        for (size_t i = 0; i < n; i++)
-            tk_html_table_row(h, (tk_html_value[3]){tid[i], t[i], calls[i]});
-        tk_html_table_end(h);
+        return;
     }
-    free(tid);
-    free(t);
-    free(calls);
-    if (m)
-        tk_map_free(m);
-    free(m);
+    qsort(b, n, sizeof *b, busier); /* busiest first: the bars draw the first */
+    thread_table(h, x, b, n);
+    free(b);
 }

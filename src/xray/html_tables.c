@@ -1,13 +1,11 @@
-/* XRay's HTML report: the account table, latency histograms of the top
- * functions, and the call graph's hottest edges, each with the numbers of
- * account --json and graph --json. */
+/* XRay's HTML report: the account table and latency histograms of the top
+ * functions, with the numbers of account --json (the edges: html_edges.c). */
 #include <stdlib.h>
 
 #include "xray/html_int.h"
 
-/* Histograms for this many functions, edges in the table. */
+/* Histograms for this many functions. */
 #define TOP_HISTOGRAMS 6
-#define TOP_EDGES 40
 
 void tk_xh_account(tk_html *h, tk_xh *x)
 {
@@ -93,62 +91,4 @@ void tk_xh_histograms(tk_html *h, tk_xh *x)
     if (x->hist.n >= TK_XH_HIST_FUNCS)
         tk_html_paraf(h, "Histograms were kept for the first %d functions seen.",
                       TK_XH_HIST_FUNCS);
-}
-
-typedef struct edge {
-    int32_t from, to;
-    tk_xray_graph_stats st;
-} edge;
-
-static int hotter(const void *a, const void *b)
-{
-    const edge *x = a, *y = b;
-    if (x->st.sum != y->st.sum)
-        return x->st.sum < y->st.sum ? 1 : -1;
-    return x->from != y->from ? (x->from > y->from) - (x->from < y->from)
-                              : (x->to > y->to) - (x->to < y->to);
-}
-
-static tk_html_value stat(const tk_xh *x, double v)
-{
-    return x->freq ? tk_html_f64(v) : tk_html_null(); /* graph --json's seconds */
-}
-
-void tk_xh_edges(tk_html *h, tk_xh *x)
-{
-    size_t n = tk_xray_graph_edges(x->graph);
-    edge *e = malloc((n ? n : 1) * sizeof *e);
-    if (!e) {
-        tk_html_para(h, "The call graph could not be shown (out of memory).");
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        tk_xray_graph_edge(x->graph, i, &e[i].from, &e[i].to, &e[i].st);
-    qsort(e, n, sizeof *e, hotter);
-    tk_html_unit u = x->freq ? TK_HTML_SECONDS : TK_HTML_PLAIN;
-    tk_html_column cols[8] = {
-        {.label = "caller id", .key = "caller", .flags = TK_HTML_COL_KEY},
-        {.label = "caller", .flags = TK_HTML_COL_MONO},
-        {.label = "callee id", .key = "callee", .flags = TK_HTML_COL_KEY},
-        {.label = "callee", .flags = TK_HTML_COL_MONO},
-        {.label = "calls", .key = "count", .flags = TK_HTML_COL_SUM},
-        {.label = "sum", .key = "sum_s", .unit = u, .flags = TK_HTML_COL_HEAT | TK_HTML_COL_SUM},
-        {.label = "median", .key = "med_s", .unit = u},
-        {.label = "max", .key = "max_s", .unit = u}};
-    tk_html_table_spec spec = {
-        .id = "edges", .src = "graph.edges", .cols = cols, .ncols = 8, .max_rows = TOP_EDGES,
-        .caption = "Caller \xE2\x86\x92 callee edges by the callee's total time (as graph "
-                   "--json; caller 0 is the root: calls made with an empty stack)"};
-    tk_html_table_begin(h, &spec);
-    for (size_t i = 0; i < n; i++) {
-        /* without a map, names come from a buffer that lasts 3 calls */
-        const char *from = e[i].from ? tk_xray_map_name(x->map, e[i].from) : "(root)";
-        tk_html_value row[8] = {tk_html_i64(e[i].from), tk_html_str(from), tk_html_i64(e[i].to),
-                                tk_html_str(tk_xray_map_name(x->map, e[i].to)),
-                                tk_html_u64(e[i].st.count), stat(x, e[i].st.sum),
-                                stat(x, e[i].st.med), stat(x, e[i].st.max)};
-        tk_html_table_row(h, row);
-    }
-    tk_html_table_end(h);
-    free(e);
 }

@@ -20,10 +20,8 @@ static void lanes(tk_html *h, tk_xh *x, double t0)
         tk_html_para(h, "The timeline could not be drawn (out of memory).");
         return;
     }
-    for (size_t i = 0; i < x->calls.n; i++) {
-        tk_xh_thread *t = tk_map_value(&x->calls, i);
-        if (!t->win)
-            continue;
+    for (size_t i = 0; i < x->followed; i++) {
+        const tk_xh_lane *t = &x->lanes[i];
         snprintf(names[n], sizeof names[n], "thread %u", t->tid);
         tk_html_event *e = &ev[n * TK_XH_WINDOWS];
         size_t k = 0;
@@ -57,10 +55,8 @@ static void concurrency(tk_html *h, tk_xh *x, double t0)
     double unit = x->freq ? (double)x->freq : 1;
     for (int w = 0; w < TK_XH_WINDOWS; w++) {
         double sum = 0;
-        for (size_t i = 0; i < x->calls.n; i++) {
-            tk_xh_thread *t = tk_map_value(&x->calls, i);
-            sum += t->win ? t->win[w] : 0;
-        }
+        for (size_t i = 0; i < x->followed; i++) /* the others' shares are 0 */
+            sum += x->lanes[i].win[w];
         xs[w] = tk_html_f64(((double)(x->origin + (uint64_t)w * x->width) - t0) / unit);
         ys[w] = tk_html_f64(sum / (double)x->width);
     }
@@ -83,7 +79,7 @@ void tk_xh_timeline(tk_html *h, tk_xh *x)
     double t0 = x->tmin <= x->origin ? (double)x->tmin : (double)x->origin;
     lanes(h, x, t0);
     concurrency(h, x, t0);
-    if (x->followed < x->calls.n)
+    if (x->followed < x->calling)
         tk_html_paraf(h, "The first %zu threads seen are drawn (of %zu).", x->followed,
-                      x->calls.n);
+                      x->calling);
 }

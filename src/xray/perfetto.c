@@ -14,7 +14,7 @@
 
 #include "core/hashmap.h"
 #include "core/numfmt.h"
-#include "export/perfetto/index.h"
+#include "core/id_index.h"
 #include "xray/perfetto_int.h"
 #include "xray/xray_int.h"
 
@@ -34,7 +34,7 @@ typedef struct xthread {
 typedef struct xthreads {
     xthread *v;
     size_t cap;
-    tk_pf_index index; /* index.n threads */
+    tk_id_index index; /* index.n threads */
 } xthreads;
 
 typedef struct exporter {
@@ -121,7 +121,7 @@ static xthread *threads_get(xthreads *t, uint64_t key, int *added)
         t->v = v;
         t->cap = cap;
     }
-    int64_t i = tk_pf_index_get(&t->index, key, added);
+    int64_t i = tk_id_index_get(&t->index, key, added);
     if (i < 0)
         return NULL;
     if (*added)
@@ -274,7 +274,7 @@ static void exporter_free(exporter *e)
     for (size_t i = 0; i < e->threads.index.n; i++)
         tk_xr_calls_free(&e->threads.v[i].calls);
     free(e->threads.v);
-    tk_pf_index_free(&e->threads.index);
+    tk_id_index_free(&e->threads.index);
     tk_map_free(&e->procs);
     tk_xp_names_free(&e->names);
     free(e->args);

@@ -69,6 +69,64 @@ static void types_and_lifetimes(void **state)
     tk_cachesim_free(s);
 }
 
+/* Per-type counts against a naive list of live regions, on a trace of
+ * regions from 8 bytes to 6 MiB (more pages than the simulator's slots
+ * of cached intervals: a slot's interval is a whole region or gap) that
+ * come, overlap and go among reads over 16 MiB. */
+enum { NAIVE_MAX = 256 };
+typedef struct naive_region {
+    uint64_t start, last;
+    int type;
+} naive_region;
+
+static void types_over_many_pages(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"t0", "t1", "t2", "t3", "(untyped)"};
+    static const uint64_t sizes[] = {8, 4096, 65536, 6u << 20};
+    naive_region live[NAIVE_MAX];
+    size_t nlive = 0;
+    uint64_t reads[5] = {0}, rng = 22, base = 0x10000000;
+    tk_cachesim *s = l1(0);
+    for (int op = 0; op < 40000; op++) {
+        uint64_t r = tu_rand_below(&rng, 1000);
+        if (r < 8 && nlive < NAIVE_MAX) { /* a region, ending those it overlaps */
+            uint64_t start = base + tu_rand_below(&rng, 2u << 20) * 8;
+            uint64_t bytes = sizes[tu_rand_below(&rng, 4)], last = start + bytes - 1;
+            int type = (int)tu_rand_below(&rng, 4);
+            size_t k = 0;
+            for (size_t i = 0; i < nlive; i++)
+                if (!(live[i].start <= last && start <= live[i].last))
+                    live[k++] = live[i];
+            nlive = k;
+            live[nlive++] = (naive_region){start, last, type};
+            st_add(s, start, (uint32_t)bytes, 1, names[type]);
+        } else if (r < 12 && nlive) { /* one goes */
+            size_t i = tu_rand_below(&rng, nlive);
+            st_remove(s, live[i].start);
+            live[i] = live[--nlive];
+        } else { /* a read */
+            uint64_t addr = base + tu_rand_below(&rng, 2u << 20) * 8;
+            int type = 4;
+            for (size_t i = 0; i < nlive; i++)
+                if (live[i].start <= addr && addr <= live[i].last)
+                    type = live[i].type;
+            reads[type]++;
+            st_read(s, addr, 8);
+        }
+    }
+    for (int t = 0; t < 5; t++) {
+        if (!reads[t])
+            continue;
+        tk_cachesim_type got;
+        st_type(s, names[t], &got);
+        if (got.c.reads != reads[t] || got.c.bytes != 8 * reads[t])
+            fail_msg("%s: %llu reads, expected %llu", names[t],
+                     (unsigned long long)got.c.reads, (unsigned long long)reads[t]);
+    }
+    tk_cachesim_free(s);
+}
+
 static void fields_with_layout(void **state)
 {
     (void)state;
@@ -242,6 +300,7 @@ int main(int argc, char **argv)
     fixture = argc > 1 ? argv[1] : NULL;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(types_and_lifetimes),
+        cmocka_unit_test(types_over_many_pages),
         cmocka_unit_test(fields_with_layout),
         cmocka_unit_test(false_sharing),
         cmocka_unit_test(reuse_by_hand),

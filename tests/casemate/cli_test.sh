@@ -162,6 +162,23 @@ done
 run 0 report "$bad"
 grep -q "^  as_expected: yes$" "$tmp/out" || fail "report of $bad: not as the log expects"
 
+# ---- report --html's thread table: the 64 smallest ids, in order, then
+# the other rows summed (picked without sorting every thread: 100 threads
+# here, ids in a scrambled order, two records each)
+awk 'BEGIN { id = 0
+    for (i = 0; i < 100; i++) {
+        t = (i * 37) % 100 * 3 + 5
+        printf "(sysreg-write (id %d) (tid %d) (sysreg vttbr_el2) (value 0x1000040000000))\n", id++, t
+        printf "(barrier (id %d) (tid %d) dsb (kind ish))\n", id++, t
+    } }' >"$tmp/threads.log"
+run 0 report --html -o "$tmp/threads.html" "$tmp/threads.log"
+awk '/id="thread-table"/,/<\/table>/' "$tmp/threads.html" |
+    sed -n 's/.*data-key="thread" data-v="\([0-9]*\)".*/\1/p' | tr '\n' ' ' >"$tmp/ids"
+want=$(awk 'BEGIN { for (i = 0; i < 64; i++) printf "%d ", i * 3 + 5 }')
+[ "$(cat "$tmp/ids")" = "$want" ] || fail "report --html thread table: $(cat "$tmp/ids")"
+grep -q 'other (36 rows)</td><td class="tk-num">72</td>' "$tmp/threads.html" ||
+    fail "report --html thread table: the other rows"
+
 if [ "$failures" -ne 0 ]; then
     echo "$failures casemate CLI check(s) failed"
     exit 1

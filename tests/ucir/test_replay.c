@@ -1,6 +1,7 @@
 /* The UCIR replay engine: state per instruction on the spec's vector,
  * keyframes, memory maps, .uc attribution, and seeking through the
  * checkpoint index against a linear replay of random traces. */
+#include <time.h>
 #include <unistd.h>
 
 #include "ucir_test.h"
@@ -548,6 +549,171 @@ static void test_seek_matches_linear(void **state)
     tu_rmdir(dir);
 }
 
+/* 30000 executable maps, each run once, between blocks where nothing is
+ * mapped, beside 30000 data maps, then each run again: the module of a
+ * block is found in O(log n), also where there is none (a scan of the
+ * modules and then of every map per block took seconds of CPU here; the
+ * bound is many times what the export needs, even sanitized). */
+static void test_drcov_many_maps(void **state)
+{
+    (void)state;
+    enum { E = 30000 };
+    const uint64_t code = 0x100000000ull, data = 0x200000000ull, none = 0x300000000ull;
+    char *dir = tu_tmpdir();
+    char trace[512];
+    snprintf(trace, sizeof trace, "%s", tu_path(dir, "d.ucir"));
+    FILE *f = fopen(trace, "wb");
+    assert_non_null(f);
+    tk_ucir_header h;
+    memset(&h, 0, sizeof h);
+    h.arch = 4;
+    h.mode = 8;
+    tk_error err;
+    tk_ucir_writer *w = tk_ucir_writer_new(f, &h, NULL, &err);
+    assert_non_null(w);
+    tk_ucir_op op = {.kind = TK_UCIR_FRAME, .keyframe = 1};
+    put(w, &op);
+    op = (tk_ucir_op){.kind = TK_UCIR_FRAME};
+    put(w, &op);
+    for (uint64_t i = 0; i < 2 * E; i++) {
+        op = (tk_ucir_op){.kind = TK_UCIR_MEM_MAP, .addr = (i % 2 ? data : code) + 8192 * (i / 2),
+                          .size = 4096, .prot = i % 2 ? 3 : 5};
+        put(w, &op);
+    }
+    for (uint64_t i = 0; i < 3 * E; i++) {
+        uint64_t j = i % E, a = i < E ? code + 8192 * j : none + 16 * j;
+        if (i >= 2 * E)
+            a = code + 8192 * (E - 1 - j);
+        op = (tk_ucir_op){.kind = TK_UCIR_EXEC_ABS, .addr = a, .size = 4};
+        put(w, &op);
+        if (i < E) { /* between two code blocks: one where nothing is mapped */
+            op.addr = none + 16 * j;
+            put(w, &op);
+        }
+    }
+    assert_int_equal(tk_ucir_writer_free(w, &err), TK_OK);
+    assert_int_equal(fclose(f), 0);
+
+    tk_input *in;
+    tk_ucir_reader *r = reader_file(trace, &in, 1);
+    tu_capture c;
+    tu_capture_open(&c);
+    uint64_t unmapped = 0;
+    clock_t t0 = clock();
+    assert_int_equal(tk_ucir_export_drcov(r, c.fp, &unmapped, &err), TK_OK);
+    double cpu = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    char *text = tu_capture_close(&c);
+    assert_non_null(strstr(text, "Module Table: version 2, count 30000\n"));
+    assert_non_null(strstr(text, "\n29999, 0x000000010ea5e000, 0x000000010ea5f000, "));
+    assert_non_null(strstr(text, "BB Table: 30000 bbs\n"));
+    assert_int_equal(unmapped, 2 * E); /* each unmapped address in two blocks */
+    if (cpu > 2.0)
+        fail_msg("drcov export: %.2f s of CPU for %d maps", cpu, 2 * E);
+    free(text);
+    tk_ucir_reader_free(r);
+    tk_input_close(in);
+    tu_rmdir(dir);
+}
+
+/* The maps at instruction n: by a seek through the index, and linearly. */
+static void seek_maps_match(const char *trace, tk_ucir_index *ix, uint64_t n)
+{
+    enum { CAP = 4096 };
+    tk_ucir_map *want = calloc(CAP, sizeof *want), *got = calloc(CAP, sizeof *got);
+    assert_true(want && got);
+    tk_error err;
+    tk_input *in, *sin;
+    tk_ucir_reader *r = reader_file(trace, &in, 1), *sr = reader_file(trace, &sin, 1);
+    tk_ucir_replay *rp = tk_ucir_replay_new(tk_ucir_reader_header(r), &err);
+    tk_ucir_replay *srp = tk_ucir_replay_new(tk_ucir_reader_header(sr), &err);
+    assert_int_equal(tk_ucir_replay_run_to(rp, r, n, &err), 1);
+    assert_int_equal(tk_ucir_replay_seek(srp, sr, ix, n, &err), TK_OK);
+    assert_int_equal(tk_ucir_replay_run_to(srp, sr, n, &err), 1);
+    size_t nw = tk_ucir_replay_maps(rp, want, CAP), ng = tk_ucir_replay_maps(srp, got, CAP);
+    assert_true(nw > 1000 && nw <= CAP);
+    assert_int_equal(ng, nw);
+    for (size_t i = 0; i < nw; i++)
+        if (want[i].addr != got[i].addr || want[i].size != got[i].size ||
+            want[i].prot != got[i].prot)
+            fail_msg("seek to %llu: map %zu differs", (unsigned long long)n, i);
+    tk_ucir_replay_free(rp);
+    tk_ucir_replay_free(srp);
+    tk_ucir_reader_free(r);
+    tk_ucir_reader_free(sr);
+    tk_input_close(in);
+    tk_input_close(sin);
+    free(want);
+    free(got);
+}
+
+/* 2000 maps, then 400 one-instruction frames (a checkpoint each) with
+ * a map or unmap each, over two maps: the index holds each map operation a
+ * bounded number of times (a full map list per checkpoint made it maps
+ * times checkpoints, 19 MB here, against under 400 KB), and seeks restore
+ * the map a linear replay has. */
+static void test_index_maps_bounded(void **state)
+{
+    (void)state;
+    enum { MAPS = 2000, FRAMES = 400 };
+    char *dir = tu_tmpdir();
+    char trace[512], index[512];
+    snprintf(trace, sizeof trace, "%s", tu_path(dir, "m.ucir"));
+    snprintf(index, sizeof index, "%s", tu_path(dir, "m.idx"));
+    FILE *f = fopen(trace, "wb");
+    assert_non_null(f);
+    tk_ucir_header h;
+    memset(&h, 0, sizeof h);
+    h.arch = 4;
+    h.mode = 8;
+    tk_ucir_writer_options o = {0, 0, 1};
+    tk_error err;
+    tk_ucir_writer *w = tk_ucir_writer_new(f, &h, &o, &err);
+    assert_non_null(w);
+    tk_ucir_op op = {.kind = TK_UCIR_FRAME, .keyframe = 1};
+    put(w, &op);
+    op = (tk_ucir_op){.kind = TK_UCIR_MEM_MAP, .addr = 0x400000, .size = 4096, .prot = 5};
+    put(w, &op);
+    op = (tk_ucir_op){.kind = TK_UCIR_FRAME};
+    put(w, &op);
+    for (uint64_t i = 0; i < MAPS; i++) {
+        op = (tk_ucir_op){.kind = TK_UCIR_MEM_MAP, .addr = MEM_BASE + 8192 * i, .size = 4096,
+                          .prot = 3};
+        put(w, &op);
+    }
+    for (uint64_t j = 0; j < FRAMES; j++) {
+        op = (tk_ucir_op){.kind = TK_UCIR_FRAME};
+        put(w, &op);
+        op = (tk_ucir_op){.kind = TK_UCIR_EXEC_ABS, .addr = 0x400000 + 2 * j, .size = 2};
+        put(w, &op);
+        op = (tk_ucir_op){.addr = MEM_BASE + 8192 * (j * 5 % MAPS), .size = 4096 + 8192};
+        op.kind = j % 3 == 0 ? TK_UCIR_MEM_UNMAP : TK_UCIR_MEM_MAP;
+        op.prot = (uint8_t)(j % 8);
+        put(w, &op);
+    }
+    assert_int_equal(tk_ucir_writer_free(w, &err), TK_OK);
+    assert_int_equal(fclose(f), 0);
+
+    tk_input *in;
+    tk_ucir_reader *r = reader_file(trace, &in, 1);
+    tk_ucir_index_options io = {1};
+    assert_int_equal(tk_ucir_index_build(r, trace, index, &io, &err), TK_OK);
+    tk_ucir_reader_free(r);
+    tk_input_close(in);
+    size_t n;
+    free(tu_read_file(index, &n));
+    if (n > 400 << 10)
+        fail_msg("index of %zu bytes for %d maps and %d checkpoints", n, MAPS, FRAMES);
+    tk_ucir_index *ix = tk_ucir_index_open(index, trace, &err);
+    if (!ix)
+        fail_msg("%s", err.message);
+    assert_true(tk_ucir_index_checkpoints(ix) >= FRAMES);
+    static const uint64_t at[] = {0, 1, 2, 57, 200, 333, FRAMES - 1};
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++)
+        seek_maps_match(trace, ix, at[i]);
+    tk_ucir_index_close(ix);
+    tu_rmdir(dir);
+}
+
 /* The default index path: under $XDG_CACHE_HOME, else ~/.cache; every way
  * it can fail gives a status and a message. */
 static void test_index_default_path(void **state)
@@ -588,8 +754,10 @@ int main(void)
         cmocka_unit_test(test_maps_and_unmaps),
         cmocka_unit_test(test_uc_attribution),
         cmocka_unit_test(test_seek_matches_linear),
+        cmocka_unit_test(test_index_maps_bounded),
         cmocka_unit_test(test_tenet_demo),
         cmocka_unit_test(test_drcov_demo),
+        cmocka_unit_test(test_drcov_many_maps),
         cmocka_unit_test(test_index_default_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

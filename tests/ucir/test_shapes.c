@@ -12,6 +12,7 @@
 #include <tracekit/ucir_replay.h>
 
 #include "ucir/addr_tree.h"
+#include "ucir/modules.h"
 #include "ucir/regions.h"
 
 #define PAGE 0x1000ull
@@ -99,17 +100,19 @@ static void test_maps_reference(void **state)
 
 /* ---- the address tree */
 
-/* The height of subtree n, checking keys in (lo, hi), stored heights and
- * the AVL balance; *count gets its nodes. */
-static int32_t check_subtree(const tk_ucir_atree *t, uint32_t n, uint64_t lo, uint64_t hi,
-                             int have_lo, size_t *count)
+/* The height of subtree n (whose parent is `up`), checking keys in
+ * (lo, hi), parent links, stored heights and the AVL balance; *count
+ * gets its nodes. */
+static int32_t check_subtree(const tk_ucir_atree *t, uint32_t n, uint32_t up, uint64_t lo,
+                             uint64_t hi, int have_lo, size_t *count)
 {
     if (!n)
         return 0;
     const tk_ucir_anode *a = &t->nodes[n];
     assert_true(a->key < hi && (!have_lo || a->key > lo));
-    int32_t l = check_subtree(t, a->left, lo, a->key, have_lo, count);
-    int32_t r = check_subtree(t, a->right, a->key, hi, 1, count);
+    assert_int_equal(a->parent, up);
+    int32_t l = check_subtree(t, a->left, n, lo, a->key, have_lo, count);
+    int32_t r = check_subtree(t, a->right, n, a->key, hi, 1, count);
     assert_true(l - r <= 1 && r - l <= 1);
     assert_int_equal(a->height, 1 + (l > r ? l : r));
     (*count)++;
@@ -117,11 +120,12 @@ static int32_t check_subtree(const tk_ucir_atree *t, uint32_t n, uint64_t lo, ui
 }
 
 /* The tree holds exactly want[0..n) (sorted), listed in order, with the
- * height of a balanced tree: 1.44 log2(n + 2) at most. */
-static void check_tree(const tk_ucir_atree *t, const uint64_t *want, size_t n)
+ * height of a balanced tree: 1.44 log2(n + 2) at most; floor finds each
+ * key from the hint (walking up) and from afar (walking down). */
+static void check_tree(tk_ucir_atree *t, const uint64_t *want, size_t n)
 {
     size_t count = 0;
-    int32_t h = check_subtree(t, t->root, 0, UINT64_MAX, 0, &count);
+    int32_t h = check_subtree(t, t->root, 0, 0, UINT64_MAX, 0, &count);
     assert_int_equal(count, n);
     assert_int_equal(t->n, n);
     int32_t bound = 1;
@@ -136,8 +140,15 @@ static void check_tree(const tk_ucir_atree *t, const uint64_t *want, size_t n)
         assert_int_equal(t->nodes[k].prev, prev);
         assert_int_equal(tk_ucir_atree_floor(t, want[i]), k);
         assert_int_equal(tk_ucir_atree_floor(t, want[i] + 1), k); /* keys are even */
+        if (prev)
+            assert_int_equal(tk_ucir_atree_floor(t, want[i] - 1), prev);
     }
+    assert_int_equal(t->last, prev);
     assert_int_equal(i, n);
+    for (size_t j = n; j-- > 0;) { /* downwards: never next to the hint */
+        uint32_t k = tk_ucir_atree_floor(t, want[j] + 1);
+        assert_true(k && t->nodes[k].key == want[j]);
+    }
     if (n)
         assert_int_equal(tk_ucir_atree_floor(t, want[0] - 1), 0);
 }
@@ -307,6 +318,57 @@ static void test_regions_limit(void **state)
     tk_ucir_regions_free(&r);
 }
 
+/* ---- drcov's modules */
+
+/* Random lookups; where no module holds the address, a module around it
+ * (of random extent: over earlier ones, inside or across them) is added,
+ * as drcov does. Each lookup gives the first module added holding the
+ * address, as a scan of the list in order does, and adds visit at most
+ * one union interval each in all (a walk over all the earlier modules a
+ * new one spans made many overlapping modules quadratic). */
+static void test_modules_reference(void **state)
+{
+    (void)state;
+    enum { N = 3000, SPACE = 1 << 22 };
+    uint64_t (*ref)[2] = malloc(N * sizeof *ref), rs = 11;
+    assert_non_null(ref);
+    tk_ucir_modules m;
+    memset(&m, 0, sizeof m);
+    uint32_t n = 0;
+    for (int q = 0; q < 200000 && n < N; q++) {
+        uint64_t addr = tu_rand(&rs) % SPACE;
+        int64_t want = -1;
+        for (uint32_t i = 0; i < n && want < 0; i++)
+            if (ref[i][0] <= addr && addr <= ref[i][1])
+                want = i;
+        assert_int_equal(tk_ucir_modules_find(&m, addr), want);
+        if (want >= 0)
+            continue;
+        uint64_t below = tu_rand(&rs) % (q % 41 ? 1024 : SPACE / 256);
+        uint64_t above = tu_rand(&rs) % (q % 37 ? 1024 : SPACE / 256);
+        ref[n][0] = addr > below ? addr - below : 0;
+        ref[n][1] = addr + above;
+        assert_int_equal(tk_ucir_modules_add(&m, ref[n][0], ref[n][1], n), 0);
+        n++;
+        assert_true(m.visits <= n);
+    }
+    assert_int_equal(n, N);
+    for (int q = 0; q < 20000; q++) {
+        uint64_t addr = tu_rand(&rs) % (SPACE + SPACE / 64);
+        int64_t want = -1;
+        for (uint32_t i = 0; i < n && want < 0; i++)
+            if (ref[i][0] <= addr && addr <= ref[i][1])
+                want = i;
+        assert_int_equal(tk_ucir_modules_find(&m, addr), want);
+    }
+    /* the top of the address space, inclusive */
+    assert_int_equal(tk_ucir_modules_add(&m, UINT64_MAX - 10, UINT64_MAX, n), 0);
+    assert_int_equal(tk_ucir_modules_find(&m, UINT64_MAX), n);
+    assert_int_equal(tk_ucir_modules_find(&m, UINT64_MAX - 11), -1);
+    tk_ucir_modules_free(&m);
+    free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_regions_orders),
         cmocka_unit_test(test_regions_limit),
+        cmocka_unit_test(test_modules_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,33 @@ static void test_info_json(void **state)
     free(got);
 }
 
+/* The threads listed are the 64 smallest ids in order, whatever order they
+ * come in (here descending, a huge id, a thread coming back), with their
+ * records. */
+static void test_info_threads_order(void **state)
+{
+    (void)state;
+    tu_buf b;
+    memset(&b, 0, sizeof b);
+    for (uint64_t t = 200; t >= 1; t--) {
+        tu_access(&b, TK_CACHERAY_READ, 0x1000, 8, t);
+        if (t % 3 == 0)
+            tu_access(&b, TK_CACHERAY_WRITE, 0x1000, 8, t);
+    }
+    tu_access(&b, TK_CACHERAY_READ, 0x1000, 8, 1ull << 40);
+    tu_access(&b, TK_CACHERAY_READ, 0x1000, 8, 7);
+    char *got = run(INFO, TK_SINK_JSON, b.p, b.len, TK_OK, NULL, NULL);
+    char want[4096] = "\"thread_count\":201,\"threads\":[";
+    for (int t = 1; t <= 64; t++)
+        snprintf(want + strlen(want), sizeof want - strlen(want),
+                 "%s{\"thread\":%d,\"records\":%d}", t > 1 ? "," : "", t,
+                 1 + (t % 3 == 0) + (t == 7));
+    strcat(want, "]");
+    assert_non_null(strstr(got, want));
+    free(got);
+    tu_buf_free(&b);
+}
+
 static void test_info_text_empty(void **state)
 {
     (void)state;
@@ -253,7 +280,8 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
-        T(test_info_json),     T(test_info_text_empty),       T(test_dump_options),
+        T(test_info_json),     T(test_info_threads_order),    T(test_info_text_empty),
+        T(test_dump_options),
         T(test_validate),      T(test_convert_and_registry), T(test_probe_rejects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

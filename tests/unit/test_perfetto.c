@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "core/id_index.h"
 #include "export/perfetto/pb.h"
 #include "export/perfetto/perfetto.h"
 
@@ -325,6 +326,97 @@ static void test_state_cleared_when_full(void **state)
     free(buf);
 }
 
+/* An event whose ids are all defined takes the short path: its
+ * TrackEvent is byte for byte the general path's, every kind of varint
+ * annotation included. */
+static void test_plain_path_same_bytes(void **state)
+{
+    (void)state;
+    static trace t;
+    FILE *fp;
+    tk_perfetto *p = open_writer(&t, &fp);
+    tk_error err;
+    tk_perfetto_seq *s = tk_perfetto_seq_new(p, &err);
+    assert_int_equal(tk_perfetto_track(s, 300, 0, "lane", &err), TK_OK);
+    uint64_t name = tk_perfetto_name(p, "r", 1, &err), cat = tk_perfetto_category(p, "c", 1, &err);
+    uint64_t str = tk_perfetto_string(p, "v", 1, &err);
+    tk_perfetto_arg args[5];
+    static const tk_perfetto_arg_type types[] = {TK_PERFETTO_ARG_UINT, TK_PERFETTO_ARG_INT,
+                                                 TK_PERFETTO_ARG_HEX, TK_PERFETTO_ARG_BOOL,
+                                                 TK_PERFETTO_ARG_ISTR};
+    for (int i = 0; i < 5; i++) {
+        char an[2] = {(char)('a' + i), 0};
+        args[i] = (tk_perfetto_arg){tk_perfetto_arg_name(p, an, 1, &err), types[i], {.u = 0}};
+    }
+    args[0].v.u = 1u << 20;
+    args[1].v.i = -3;
+    args[2].v.u = 0x5555555a0000ull;
+    args[3].v.u = 7;
+    args[4].v.u = str;
+    tk_perfetto_event e = {.ts = 10, .track = 300, .name = name, .category = cat,
+                           .args = args, .nargs = 5};
+    assert_int_equal(tk_perfetto_begin(s, &e, &err), TK_OK); /* defines: general path */
+    e.ts = 200;
+    assert_int_equal(tk_perfetto_begin(s, &e, &err), TK_OK); /* all defined: short path */
+    close_writer(&t, p, fp);
+    assert_int_equal(t.n, 5); /* descriptor, cleared state, snapshot, two events */
+    field ev1 = {0}, ev2 = {0}, f = {0};
+    assert_true(find(t.packets[3].p, t.packets[3].n, 11, &ev1));
+    assert_true(find(t.packets[4].p, t.packets[4].n, 11, &ev2));
+    assert_true(find(t.packets[3].p, t.packets[3].n, 12, &f));
+    assert_false(find(t.packets[4].p, t.packets[4].n, 12, &f));
+    assert_int_equal(find_u(t.packets[4].p, t.packets[4].n, 8, 0), 190);
+    assert_int_equal(ev1.n, ev2.n);
+    assert_memory_equal(ev1.p, ev2.p, ev1.n);
+    assert_int_equal(find_u(ev2.p, ev2.n, 3, 0), cat);
+    /* the annotations' values, as put_arg writes them */
+    static const uint32_t vfield[] = {3, 4, 7, 2, 17};
+    const uint64_t want[] = {1u << 20, (uint64_t)-3, 0x5555555a0000ull, 1, str};
+    size_t at = 0, k = 0;
+    while (next_field(ev2.p, ev2.n, &at, &f)) {
+        if (f.num != 4)
+            continue;
+        assert_true(k < 5);
+        assert_int_equal(find_u(f.p, f.n, 1, 0), args[k].name);
+        assert_int_equal(find_u(f.p, f.n, vfield[k], 99), want[k]);
+        k++;
+    }
+    assert_int_equal(k, 5);
+    free(t.buf);
+}
+
+/* Thread ids to indexes: small ids in the direct table, others hashed,
+ * and ids that came before the table covered them found where they are. */
+static void test_index(void **state)
+{
+    (void)state;
+    static const uint64_t first[] = {1000, UINT64_MAX, 1ull << 40, 5, 0};
+    tk_id_index x = {0};
+    int added;
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(tk_id_index_get(&x, first[i], &added), (int64_t)i);
+        assert_int_equal(added, 1);
+    }
+    for (uint64_t k = 1; k <= 3000; k++) { /* the table grows past 1000 */
+        int64_t want = k == 1000 ? 0 : k == 5 ? 3 : -1;
+        int64_t got = tk_id_index_get(&x, k, &added);
+        if (want >= 0) {
+            assert_int_equal(got, want);
+            assert_int_equal(added, 0);
+        } else {
+            assert_int_equal(added, 1);
+            assert_int_equal(x.keys[got], k);
+        }
+    }
+    assert_int_equal(x.n, 5 + 3000 - 2);
+    assert_true(x.ndirect > 3000 && x.ndirect <= 3 * x.n + 96);
+    for (size_t i = 0; i < x.n; i++) {
+        assert_int_equal(tk_id_index_get(&x, x.keys[i], &added), (int64_t)i);
+        assert_int_equal(added, 0);
+    }
+    tk_id_index_free(&x);
+}
+
 /* A write that fails is TK_EIO with the system's reason. */
 static void test_write_error(void **state)
 {
@@ -354,6 +446,8 @@ int main(void)
         cmocka_unit_test(test_sequences_and_defaults),
         cmocka_unit_test(test_state_cleared_when_full),
         cmocka_unit_test(test_write_error),
+        cmocka_unit_test(test_plain_path_same_bytes),
+        cmocka_unit_test(test_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

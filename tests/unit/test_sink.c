@@ -159,6 +159,30 @@ static void test_table_text(void **state)
            "after: 1\n");
 }
 
+/* Columns are as wide as their text shows: UTF-8 continuation bytes take
+ * no column, in cells shorter and longer than the 8 bytes counted at once. */
+static void emit_table_utf8(tk_sink *s)
+{
+    tk_sink_object_begin(s, NULL);
+    tk_sink_array_begin(s, "by_type");
+    row(s, "\xc3\xa9t\xc3\xa9", 1, 2);                         /* été: 3 columns, 5 bytes */
+    row(s, "caf\xc3\xa9-cr\xc3\xa8me-br\xc3\xbbl\xc3\xa9" "e", 10, 20); /* 17 columns, 22 bytes */
+    row(s, "\xe2\x86\x92\xe2\x86\x92\xe2\x86\x92x", 3, 4);       /* 4 columns, 10 bytes */
+    tk_sink_array_end(s);
+    tk_sink_object_end(s);
+}
+
+static void test_table_utf8_text(void **state)
+{
+    (void)state;
+    expect(emit_table_utf8, TK_SINK_TEXT,
+           "by_type:\n"
+           "  type               count  atomic\n"
+           "  \xc3\xa9t\xc3\xa9                    1       2\n"
+           "  caf\xc3\xa9-cr\xc3\xa8me-br\xc3\xbbl\xc3\xa9" "e     10      20\n"
+           "  \xe2\x86\x92\xe2\x86\x92\xe2\x86\x92x                   3       4\n");
+}
+
 static void test_table_json(void **state)
 {
     (void)state;
@@ -659,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_document_text),
         cmocka_unit_test(test_document_json),
         cmocka_unit_test(test_table_text),
+        cmocka_unit_test(test_table_utf8_text),
         cmocka_unit_test(test_table_json),
         cmocka_unit_test(test_table_nested_text),
         cmocka_unit_test(test_table_nested_json),

@@ -48,6 +48,14 @@ static int to_json(void *ctx, const tk_xray_stack_path *p)
     return ++l->seen == l->stop_after;
 }
 
+/* Paths counted only (too many for the text). */
+static int count_paths(void *ctx, const tk_xray_stack_path *p)
+{
+    (void)p;
+    ((lines *)ctx)->seen++;
+    return 0;
+}
+
 static char *printed(tk_xray_stacks *s, tk_xray_stacks_threads threads)
 {
     tk_error err;
@@ -103,8 +111,52 @@ static void test_visit(void **state)
     tk_xray_stacks_free(s);
 }
 
+/* Many threads of one root, merged (in place: one node, not a chain of
+ * them) and walked per thread; a thread whose second root arrives after
+ * its first (the first root is kept without the roots map until then). */
+static void test_many_threads(void **state)
+{
+    (void)state;
+    tk_error err;
+    tk_xray_stacks *s = tk_xray_stacks_new(&err);
+    assert_non_null(s);
+    for (uint32_t t = 1; t <= 300; t++) { /* 7 -> (8 -> (10)) or 7 -> 9 */
+        feed(s, 'E', 7, 100 * t, t);
+        feed(s, 'E', t % 2 ? 8 : 9, 100 * t + 1, t);
+        if (t % 3 == 0) {
+            feed(s, 'E', 10, 100 * t + 2, t);
+            feed(s, 'X', 10, 100 * t + 4, t);
+        }
+        feed(s, 'X', t % 2 ? 8 : 9, 100 * t + 5, t);
+        feed(s, 'X', 7, 100 * t + 10, t);
+    }
+    for (uint32_t k = 0; k < 4; k++) { /* thread 1 again: roots 9, 7, 9, 7 */
+        feed(s, 'E', k % 2 ? 7 : 9, 40000 + 10 * k, 1);
+        feed(s, 'X', k % 2 ? 7 : 9, 40000 + 10 * k + 3, 1);
+    }
+    lines l = {0};
+    assert_int_equal(tk_xray_stacks_visit(s, TK_XRAY_STACKS_AGGREGATE, to_json, &l, &err), TK_OK);
+    /* 7: 302 calls, 300 * 10 + 2 * 3 ticks; 8: 150; 9: 150 + 2 at the top */
+    assert_non_null(strstr(l.text, "{\"stack\":[\"#7\"],\"calls\":302,\"leaf_calls\":2,"
+                                   "\"total_ticks\":3006,"));
+    assert_non_null(strstr(l.text, "{\"stack\":[\"#7\",\"#8\"],\"calls\":150,"));
+    assert_non_null(strstr(l.text, "{\"stack\":[\"#7\",\"#9\"],\"calls\":150,"));
+    assert_non_null(strstr(l.text, "{\"stack\":[\"#7\",\"#8\",\"#10\"],\"calls\":50,"));
+    assert_non_null(strstr(l.text, "{\"stack\":[\"#7\",\"#9\",\"#10\"],\"calls\":50,"));
+    assert_non_null(strstr(l.text, "{\"stack\":[\"#9\"],\"calls\":2,\"leaf_calls\":2,"
+                                   "\"total_ticks\":6,"));
+    assert_int_equal(l.seen, 6);
+    lines t = {0};
+    assert_int_equal(tk_xray_stacks_visit(s, TK_XRAY_STACKS_ALL_THREADS, count_paths, &t, &err),
+                     TK_OK);
+    /* per thread: 7 and its callees (2 or 3 paths), thread 1's 9 too */
+    assert_int_equal(t.seen, 300 * 2 + 100 + 1);
+    tk_xray_stacks_free(s);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_visit)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_visit),
+                                       cmocka_unit_test(test_many_threads)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

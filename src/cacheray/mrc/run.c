@@ -81,41 +81,57 @@ static tk_status run_reader(tk_mrc *m, tk_input *in, tk_endian e, const tk_selec
 }
 
 /* One SHARDS curve and nothing else: the filter inline, the stack only
- * for the lines that pass it. Returns the records taken from p. */
-static inline size_t shards_only(tk_mrc *m, const uint8_t *p, size_t n, int big)
+ * for the lines that pass it. An access within one line (nearly all)
+ * costs a hash and a compare; sampled lines, zero sizes and accesses
+ * over several lines take the general loop. Returns the records taken
+ * from p. */
+__attribute__((always_inline)) static inline size_t shards_only(tk_mrc *m, const uint8_t *p, size_t n, int big)
 {
     mrc_curve *v = &m->curve[0];
     const unsigned shift = v->shift;
-    uint64_t threshold = v->sh.threshold, lines = 0, zero = 0;
-    size_t k = 0;
-    for (; k < n && (p[0] & 0x3E) == 0; k++, p += TK_CACHERAY_ACCESS_SIZE) {
-        uint64_t addr = tk_ld64(p + 1, big), last = addr + (p[9] - 1u);
-        zero += !p[9];
-        uint64_t line = addr >> shift, end = last < addr ? UINT64_MAX >> shift : last >> shift;
-        if (__builtin_expect(!p[9], 0))
+    const uint64_t lmask = ((uint64_t)1 << shift) - 1;
+    uint64_t threshold = v->sh.threshold, more = 0, zero = 0;
+    const uint8_t *start = p, *stop = p + n * TK_CACHERAY_ACCESS_SIZE;
+    for (; p < stop && (p[0] & 0x3E) == 0; p += TK_CACHERAY_ACCESS_SIZE) {
+        uint64_t addr = tk_ld64(p + 1, big);
+        unsigned size = p[9];
+        uint64_t line = addr >> shift;
+        if (__builtin_expect(size != 0 && (addr & lmask) + size - 1 <= lmask, 1)) {
+            uint32_t hash = mrc_hash32(line);
+            if (__builtin_expect(hash >= threshold, 1))
+                continue;
+            if (mrc_shards_access(&v->sh, line, hash) != 0)
+                m->oom = 1;
+            threshold = v->sh.threshold; /* fixed size lowers it */
             continue;
-        lines += end - line + 1;
-        uint32_t hash = mrc_hash32(line);
-        if (__builtin_expect(line == end && hash >= threshold, 1))
+        }
+        if (!size) {
+            zero++;
             continue;
-        for (;; line++, hash = mrc_hash32(line)) { /* sampled, or several lines */
+        }
+        uint64_t last = addr + (size - 1u);
+        uint64_t end = last < addr ? UINT64_MAX >> shift : last >> shift;
+        more += end - line; /* the lines past the first */
+        for (;; line++) {
+            uint32_t hash = mrc_hash32(line);
             if (hash < threshold) {
                 if (mrc_shards_access(&v->sh, line, hash) != 0)
                     m->oom = 1;
-                threshold = v->sh.threshold; /* fixed size lowers it */
+                threshold = v->sh.threshold;
             }
             if (line == end)
                 break;
         }
     }
-    v->line_accesses += lines;
+    size_t k = (size_t)(p - start) / TK_CACHERAY_ACCESS_SIZE;
+    v->line_accesses += k - zero + more;
     m->tot.accesses += k;
     m->tot.zero_size += zero;
     return k;
 }
 
 /* The access records at c->p while whole ones are there. */
-static inline void run_accesses(tk_mrc *m, tk_cursor *c, int big)
+__attribute__((always_inline)) static inline void run_accesses(tk_mrc *m, tk_cursor *c, int big)
 {
     const uint8_t *p = c->p;
     size_t n = (size_t)(c->end - p) / TK_CACHERAY_ACCESS_SIZE, k = 0;
@@ -129,6 +145,10 @@ static inline void run_accesses(tk_mrc *m, tk_cursor *c, int big)
     m->tot.records += k;
     c->p = p;
 }
+
+/* One copy per byte order, so that neither tests it per record. */
+static void run_accesses_big(tk_mrc *m, tk_cursor *c) { run_accesses(m, c, 1); }
+static void run_accesses_little(tk_mrc *m, tk_cursor *c) { run_accesses(m, c, 0); }
 
 static tk_status feed_mrc(void *m, const tk_cacheray_record *rec, tk_error *err)
 {
@@ -150,9 +170,9 @@ tk_status tk_mrc_run(tk_mrc *m, tk_input *in, tk_endian endian, const tk_selecti
         return err->status;
     for (;;) {
         if (e == TK_ENDIAN_BIG)
-            run_accesses(m, &c, 1);
+            run_accesses_big(m, &c);
         else
-            run_accesses(m, &c, 0);
+            run_accesses_little(m, &c);
         if (m->oom)
             return oom(err);
         if (tk_cursor_avail(&c) < TK_CACHERAY_RTTA_ADD_FIXED) { /* see a whole record */

@@ -27,7 +27,6 @@ int cs_fs_init(cs_falseshare *f, unsigned line_shift)
     memset(f, 0, sizeof *f);
     f->shift = line_shift;
     f->chunk_shift = line_shift > 6 ? line_shift - 6 : 0;
-    tk_map_init(&f->tids, 1);
     return alloc_table(f, 1024);
 }
 
@@ -54,21 +53,22 @@ void cs_fs_free(cs_falseshare *f)
         tk_table_free(f->pool[i], CS_FS_POOL_CHUNK, sizeof(cs_fs_block));
     free(f->pool);
     tk_table_free(f->tab, f->slots, sizeof *f->tab);
-    tk_map_free(&f->tids);
+    tk_id_index_free(&f->tids);
     free_report(f);
     memset(f, 0, sizeof *f);
 }
 
 uint32_t cs_fs_thread_slow(cs_falseshare *f, uint64_t id)
 {
-    unsigned char *v = tk_map_u64(&f->tids, id);
-    if (!v)
+    int added;
+    int64_t v = tk_id_index_get(&f->tids, id, &added);
+    if (v < 0 || v >= UINT32_MAX)
         return UINT32_MAX;
     f->prev_id = f->last_id;
     f->prev_index = f->last_index;
     f->has_prev = f->has_last;
     f->last_id = id;
-    f->last_index = (uint32_t)((size_t)(v - f->tids.values) / f->tids.value_size);
+    f->last_index = (uint32_t)v;
     f->has_last = 1;
     return f->last_index;
 }
@@ -418,7 +418,7 @@ int cs_fs_finish(cs_falseshare *f, const tk_cachesim *s)
             const cs_type *T = &s->types.v[w->type];
             unsigned top = 63 - (unsigned)__builtin_clzll(w->mask);
             tk_cachesim_sharer *o = &f->out[k++];
-            o->thread = f->tids.ukeys[w->thread];
+            o->thread = f->tids.keys[w->thread];
             o->first = first_byte(f, line, w->mask);
             o->last = (line << f->shift) + (((uint64_t)top + 1) << f->chunk_shift) - 1;
             o->writes = w->writes;

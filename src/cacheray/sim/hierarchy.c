@@ -20,24 +20,6 @@
 
 #include "cacheray/sim/hierarchy.h"
 
-uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s)
-{
-    int seen = L->known ? !L->first : -1, allocate = L->write_allocate || !write;
-    uint64_t t;
-    int hit = cs_shadow_miss(&L->shadow, line, allocate, &seen, &t);
-    L->fresh = !seen;
-    if (!seen)
-        L->st.compulsory++;
-    else if (!hit)
-        L->st.capacity++;
-    else
-        L->st.conflict++;
-    (void)s;
-    if (L->shadow.oom)
-        L->oom = 1;
-    return t;
-}
-
 /* Drop the lines overlapping [first, last] from the levels above k.
  * Returns 1 when one of them was dirty (its data goes down with the
  * eviction at k). */

@@ -51,8 +51,25 @@ void cs_stream_init(tk_cachesim *s);
 void cs_stream_free(tk_cachesim *s);
 
 /* A miss at a level with 3C: count its class. Returns the time of the
- * line's event in the shadow, for cs_shadow_fill. */
-uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s);
+ * line's event in the shadow, for cs_shadow_fill. Inline, as the shadow's
+ * paths are (shadow.h). */
+static inline uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s)
+{
+    int seen = L->known ? !L->first : -1, allocate = L->write_allocate || !write;
+    uint64_t t;
+    int hit = cs_shadow_miss(&L->shadow, line, allocate, &seen, &t);
+    L->fresh = !seen;
+    if (!seen)
+        L->st.compulsory++;
+    else if (!hit)
+        L->st.capacity++;
+    else
+        L->st.conflict++;
+    (void)s;
+    if (L->shadow.oom)
+        L->oom = 1;
+    return t;
+}
 /* Line `line` missed at level k: count, classify and serve it. */
 unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t hi,
                  int write);

@@ -7,15 +7,28 @@
 #include "cacheray/sim/hierarchy.h"
 #include "cacheray/sim/setscan.h"
 
+/* The LRU way of a set, found early (stream_pass.h: when its victim's
+ * place in the 3C shadow is asked for): `way` (CS_NO_HINT: none) while
+ * its stamp is still `stamp`. Stamps only grow, each to the newest, so
+ * while the oldest way keeps its stamp it stays the oldest (and the first
+ * of the empty ways, stamp 0, stays the first). */
+enum { CS_NO_HINT = 0xFFFFFFFFu };
+typedef struct cs_lru_hint {
+    uint32_t way;
+    uint64_t stamp;
+} cs_lru_hint;
+
 /* A miss of `line` at level k: cs_miss's events (hierarchy.c), for the
  * common shape of a level: LRU, a power-of-two number of sets of
  * `ways` (4, 8, 16), write-back, write-allocate, and either the first
  * level or not inclusive (with nothing above, its victim invalidates
- * nothing). Returns the levels missed on the demand path. */
+ * nothing). `hint`: the set's LRU way if still valid, or CS_NO_HINT.
+ * Returns the levels missed on the demand path. */
 __attribute__((always_inline)) static inline unsigned cs_lru_miss(tk_cachesim *s, size_t k,
                                                                   uint64_t line, int write,
                                                                   const uint32_t ways,
-                                                                  const int classify)
+                                                                  const int classify,
+                                                                  const cs_lru_hint hint)
 {
     cs_level *L = &s->lv[k];
     cs_cache *c = &L->c;
@@ -25,7 +38,9 @@ __attribute__((always_inline)) static inline unsigned cs_lru_miss(tk_cachesim *s
     const uint64_t first = line << L->shift, bytes = 1ULL << L->shift;
     const unsigned mask = 1u << k | cs_send(s, k + 1, first, first + (bytes - 1), 0, 1);
     const uint64_t at = (line & c->set_mask) * ways;
-    const uint64_t w = at + lru_way(c->stamp + at, ways);
+    const uint64_t w = at + (hint.way != CS_NO_HINT && c->stamp[at + hint.way] == hint.stamp
+                                 ? hint.way
+                                 : lru_way(c->stamp + at, ways));
     c->stamp[w] = ++c->clock;
     const uint64_t victim = c->e[w] ? c->e[w] | (uint64_t)c->dirty[w] << 1 : 0;
     c->e[w] = line << 2 | CS_VALID;

@@ -96,22 +96,26 @@ int cs_regions_remove(cs_regions *g, uint64_t start)
 }
 
 /* cs_regions_find when the page's slot does not hold the address: the
- * tree, then the slot remembers the answer's interval in the page. */
+ * tree, then the slot remembers the answer's whole interval (the region,
+ * or the gap between the live regions around it: every address in it has
+ * the same answer). Not cut at the page: a region of many pages is found
+ * from any slot one of its pages last filled, where traffic over more
+ * pages than slots went to the tree at nearly every access. Still exact:
+ * an address in a region that comes or goes maps to a slot of one of its
+ * pages, which forget clears when its interval overlaps. */
 const cs_region *cs_regions_lookup(cs_regions *g, uint64_t addr)
 {
-    /* the nearest regions starting at or before addr, and after it */
+    /* the nearest live regions starting at or before addr, and after it
+     * (live regions are disjoint and not empty) */
     const cs_region *after, *best = tk_cr_regions_around(g->live, addr, &after);
     const cs_region *r = best && addr <= best->last ? best : &cs_no_region;
-    uint64_t lo = addr & ~(uint64_t)((1u << CS_REGION_PAGE_SHIFT) - 1);
-    uint64_t hi = lo + ((1u << CS_REGION_PAGE_SHIFT) - 1);
+    uint64_t lo, hi;
     if (r != &cs_no_region) {
-        lo = r->start > lo ? r->start : lo;
-        hi = r->last < hi ? r->last : hi;
+        lo = r->start;
+        hi = r->last;
     } else {
-        if (best && best->last >= lo) /* best ends before addr */
-            lo = best->last + 1;
-        if (after && after->start <= hi)
-            hi = after->start - 1;
+        lo = best ? best->last + 1 : 0; /* best ends before addr */
+        hi = after ? after->start - 1 : UINT64_MAX;
     }
     cs_region_slot *sl = &g->pc.page[(addr >> CS_REGION_PAGE_SHIFT) & (CS_REGION_PAGES - 1)];
     sl->lo = lo;

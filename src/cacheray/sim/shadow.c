@@ -1,5 +1,6 @@
-/* The 3C shadow (see shadow.h): events, eviction, compaction, the map of
- * lines outside the cache and the set of lines seen. */
+/* The 3C shadow (see shadow.h): its tables, and what an eviction or an
+ * event does rarely (a scan past dead events, a compaction); the hot
+ * paths are inline in shadow.h. */
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -51,63 +52,6 @@ void cs_shadow_free(cs_shadow *h)
     memset(h, 0, sizeof *h);
 }
 
-/* Slots of an out map small enough to stay in the CPU's L1 (16 KiB). */
-#define CS_SHADOW_SMALL_OUT 1024
-
-/* ---- lines seen */
-
-/* Mark `line` seen: 1 when it was already. */
-static int seen_add(cs_shadow *h, uint64_t line)
-{
-    int added;
-    uint32_t bit = 1u << (line & 31);
-    uint32_t *v = tk_linemap_upsert(&h->seen, line >> 5, bit, &added);
-    if (!v) {
-        h->oom = 1;
-        return 1;
-    }
-    if (added)
-        return 0;
-    int was = (*v & bit) != 0;
-    *v |= bit;
-    return was;
-}
-
-/* ---- lines in the shadow, not in the cache */
-
-static cs_shadow_pair *out_find(const cs_shadow *h, uint64_t line)
-{
-    for (size_t i = cs_shadow_out_home(h, line + 1); h->out[i].key; i = (i + 1) & h->omask)
-        if (h->out[i].key == line + 1)
-            return &h->out[i];
-    return NULL;
-}
-
-/* `line` is not there (the caller knows). */
-static void out_add(cs_shadow *h, uint64_t line, uint64_t t)
-{
-    size_t i = cs_shadow_out_home(h, line + 1);
-    while (h->out[i].key)
-        i = (i + 1) & h->omask;
-    h->out[i] = (cs_shadow_pair){line + 1, t};
-}
-
-/* Backward-shift deletion: later entries of the run move up to keep every
- * entry reachable from its home without tombstones. */
-static void out_remove(cs_shadow *h, cs_shadow_pair *p)
-{
-    size_t i = (size_t)(p - h->out);
-    for (size_t j = (i + 1) & h->omask; h->out[j].key; j = (j + 1) & h->omask) {
-        size_t home = cs_shadow_out_home(h, h->out[j].key);
-        /* j's entry may fill the hole at i unless its home lies in (i, j] */
-        if (((j - home) & h->omask) >= ((j - i) & h->omask)) {
-            h->out[i] = h->out[j];
-            i = j;
-        }
-    }
-    h->out[i].key = 0;
-}
-
 /* ---- events */
 
 #ifdef __SSE2__
@@ -119,11 +63,11 @@ static inline unsigned zero_halves(const __m128i *p)
 }
 #endif
 
-/* The first live event at or after t (there is one). Dead events lie
+/* The first live event at or after t. Dead events lie
  * between live ones in runs of a few: looked at 8 at a time (one cache
  * line) where the ring allows, a slot-by-slot loop's exit mispredicted at
  * nearly every eviction. */
-static uint64_t next_live(const cs_shadow *h, uint64_t t)
+uint64_t cs_shadow_next_live(const cs_shadow *h, uint64_t t)
 {
     for (;;) {
         size_t i = t & h->rmask;
@@ -144,47 +88,6 @@ static uint64_t next_live(const cs_shadow *h, uint64_t t)
             return t;
         t++;
     }
-}
-
-/* The lines of the next live events past the bound leave the shadow
- * soon: their slots in a big `out` map (each a cache miss) are asked for
- * this many evictions early. A cursor walks ahead of the bound, counting
- * the live events it passed (some die before the bound gets there: then
- * it runs a little closer). */
-enum { EVICT_AHEAD = 16, EVICT_SCAN = 64 };
-
-static void evict_ahead(cs_shadow *h)
-{
-    if (h->ahead_at < h->bound) { /* started, or a compaction renumbered */
-        h->ahead_at = h->bound;
-        h->ahead = 0;
-    } else if (h->ahead) {
-        h->ahead--; /* the one leaving now */
-    }
-    for (int n = 0; h->ahead < EVICT_AHEAD && n < EVICT_SCAN && h->ahead_at < h->now; n++) {
-        uint64_t key = h->ring[++h->ahead_at & h->rmask];
-        if (key) {
-            __builtin_prefetch(&h->out[cs_shadow_out_home(h, key)]);
-            h->ahead++;
-        }
-    }
-}
-
-void cs_shadow_evict(cs_shadow *h)
-{
-    if (!h->ring[h->bound & h->rmask]) /* live mostly: every event a miss's */
-        h->bound = next_live(h, h->bound);
-    if (h->omask >= CS_SHADOW_SMALL_OUT)
-        evict_ahead(h);
-    uint64_t *r = &h->ring[h->bound & h->rmask], line = *r - 1;
-    *r = 0;
-    /* the line leaves the shadow: from `out`, or (in the cache) by its
-     * time falling below the bound */
-    cs_shadow_pair *p = out_find(h, line);
-    if (p && p->val == h->bound)
-        out_remove(h, p);
-    h->bound++;
-    h->live--;
 }
 
 /* Renumber the live events base, base + 1, ... in order, past every time
@@ -213,52 +116,3 @@ void cs_shadow_compact(cs_shadow *h)
     h->now = base + n - 1;
 }
 
-int cs_shadow_miss(cs_shadow *h, uint64_t line, int allocate, int *seen, uint64_t *t)
-{
-    if (*seen < 0)
-        *seen = seen_add(h, line);
-    cs_shadow_pair *p = *seen ? out_find(h, line) : NULL;
-    if (!p) {
-        *t = allocate ? cs_shadow_insert(h, line) : 0;
-        return 0;
-    }
-    /* a hit: the old event dies, the line leaves `out` (before the new
-     * event, whose compaction must see neither) and, unless the cache
-     * takes it, comes back with its new time */
-    h->ring[p->val & h->rmask] = 0;
-    out_remove(h, p);
-    *t = cs_shadow_event(h, line);
-    if (!allocate)
-        out_add(h, line, *t);
-    return 1;
-}
-
-/* A line leaving the cache from `slot` stays in the shadow if it is there.
- * Whether it is there is a coin toss for a cache of mostly capacity
- * misses: a small map (in the CPU's L1) is probed without a branch (an
- * empty slot written with key 0 stays empty), a big one only when needed
- * (its probe is a cache miss). */
-static void leave_cache(cs_shadow *h, size_t slot, uint64_t line)
-{
-    uint64_t t = h->atime[slot];
-    if (h->omask >= CS_SHADOW_SMALL_OUT && t < h->bound)
-        return;
-    size_t i = cs_shadow_out_home(h, line + 1);
-    while (h->out[i].key)
-        i = (i + 1) & h->omask;
-    h->out[i].key = t >= h->bound ? line + 1 : 0;
-    h->out[i].val = t;
-}
-
-void cs_shadow_fill(cs_shadow *h, size_t slot, uint64_t victim, uint64_t t)
-{
-    if (victim != UINT64_MAX)
-        leave_cache(h, slot, victim);
-    h->atime[slot] = t;
-}
-
-void cs_shadow_drop(cs_shadow *h, size_t slot, uint64_t line)
-{
-    leave_cache(h, slot, line);
-    h->atime[slot] = 0;
-}

@@ -33,7 +33,7 @@ tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
     }
     s->cfg = *c;
     s->cfg.debug_info = NULL; /* not ours to keep */
-    cs_threads_init(&s->threads);
+    cs_threads_init(&s->threads, c->nlevels);
     if (c->debug_info && !(s->layouts = tk_cacheray_layouts_load(c->debug_info, err)))
         goto fail;
     s->l1_shift = (unsigned)__builtin_ctz(c->levels[0].line);
@@ -528,11 +528,11 @@ static tk_status run(tk_cachesim *s, tk_input *in, tk_endian endian, tk_error *e
 void tk_cachesim_get_totals(const tk_cachesim *s, tk_cachesim_totals *t)
 {
     *t = s->tot;
-    for (size_t i = 0; i < s->threads.by_id.n; i++) {
-        const tk_cachesim_thread *th = tk_map_value(&s->threads.by_id, i);
-        t->reads += th->c.reads;
-        t->writes += th->c.writes;
-        t->bytes += th->c.bytes;
+    for (size_t i = 0; i < cs_threads_n(&s->threads); i++) {
+        const tk_cachesim_counts *c = cs_threads_at(&s->threads, i);
+        t->reads += c->reads;
+        t->writes += c->writes;
+        t->bytes += c->bytes;
     }
     t->accesses = t->reads + t->writes;
     t->records = t->accesses + t->rtta_add + t->rtta_remove;
@@ -561,13 +561,11 @@ void tk_cachesim_get_type(const tk_cachesim *s, size_t i, tk_cachesim_type *out)
         *out = s->types.v[i].pub;
 }
 
-size_t tk_cachesim_threads(const tk_cachesim *s) { return s->threads.by_id.n; }
+size_t tk_cachesim_threads(const tk_cachesim *s) { return cs_threads_n(&s->threads); }
 
 void tk_cachesim_get_thread(const tk_cachesim *s, size_t i, tk_cachesim_thread *out)
 {
-    memset(out, 0, sizeof *out);
-    if (i < s->threads.by_id.n)
-        *out = *(const tk_cachesim_thread *)tk_map_value(&s->threads.by_id, i);
+    cs_threads_get_thread(&s->threads, i, out);
 }
 
 tk_status tk_cachesim_false_sharing_count(tk_cachesim *s, size_t *count,

@@ -12,6 +12,7 @@
 #include "cacheray/sim/linemap.h"
 #include "cacheray/sim/shadow.h"
 #include "core/hashmap.h"
+#include "core/id_index.h"
 
 /* ---- a level of the hierarchy (hierarchy.c) */
 typedef struct cs_level {
@@ -54,11 +55,11 @@ extern const cs_region cs_no_region;
 #define CS_REGION_PAGES 1024
 
 /* The front of cs_regions: per 4 KiB page (direct-mapped), the interval
- * of that page around the address last looked up there that lies in one
- * region, or outside all: the whole page mostly, the part up to or from a
- * region's boundary where one cuts it. A hit is one compare, with no
- * generation to check: a region that comes or goes clears the slots it
- * overlaps (all of them when it covers more pages than there are). An
+ * around the address last looked up there that lies in one region (the
+ * whole region), or outside all (the gap between two). A hit is one
+ * compare, with no generation to check: a region that comes or goes
+ * clears the slots of its pages whose intervals it overlaps (all of them
+ * when it covers more pages than there are). An
  * empty slot holds a one-byte interval in a page of another slot, which
  * no lookup there can match. */
 typedef struct cs_region_slot {
@@ -143,22 +144,50 @@ static inline void cs_count(tk_cachesim_counts *c, int write, unsigned size,
 void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
                      unsigned size, int write, unsigned mask);
 
-/* ---- per-thread counts (threads.c) */
+/* ---- per-thread counts (threads.c)
+ *
+ * A thread's counts take 3 + nlevels words (reads, writes, bytes and the
+ * misses of the levels in use), not a whole tk_cachesim_counts: 40 bytes
+ * with two levels where the struct takes 88, for traces of a million
+ * threads. They are reached as a tk_cachesim_counts * all the same (its
+ * misses past nlevels are never touched), and the array keeps a whole
+ * struct's room after its last thread. Ids are found through a
+ * tk_id_index (core/id_index.h), whose direct table takes the
+ * usual small ids without a hash or a probe. */
 enum { CS_THREAD_CACHE = 8 };
 typedef struct cs_threads {
-    tk_map by_id;            /* id -> tk_cachesim_thread */
+    tk_id_index index;       /* id -> index, in order of first access */
+    uint64_t *counts;        /* `stride` words per thread */
+    size_t stride, cap;      /* words per thread; threads with room */
+    int broken;              /* out of memory once: lookups fail */
     uint64_t last_id;
     tk_cachesim_counts *last; /* last_id's counts (NULL: none) */
-    /* threads seen lately, by id mod 8: id + 1 (0 none) and map index;
+    /* threads seen lately, by id mod 8: id + 1 (0 none) and index;
      * traces of threads interleaved access by access change thread at
      * every other access */
     uint64_t cache_id[CS_THREAD_CACHE];
     uint32_t cache_index[CS_THREAD_CACHE];
 } cs_threads;
 
-void cs_threads_init(cs_threads *t);
+/* nlevels: the levels whose misses are counted (1 to TK_CACHESIM_MAX_LEVELS). */
+void cs_threads_init(cs_threads *t, size_t nlevels);
 void cs_threads_free(cs_threads *t);
 tk_cachesim_counts *cs_threads_lookup(cs_threads *t, uint64_t id);
+/* Threads so far; thread i's id and counts (misses of the levels in use
+ * only), and the whole of it, zeros past the levels. */
+static inline size_t cs_threads_n(const cs_threads *t)
+{
+    return t->index.n <= t->cap ? t->index.n : t->cap; /* less when broken */
+}
+static inline uint64_t cs_threads_id(const cs_threads *t, size_t i)
+{
+    return t->index.keys[i];
+}
+static inline tk_cachesim_counts *cs_threads_at(const cs_threads *t, size_t i)
+{
+    return (tk_cachesim_counts *)(void *)(t->counts + i * t->stride);
+}
+void cs_threads_get_thread(const cs_threads *t, size_t i, tk_cachesim_thread *out);
 
 /* The counts of thread `id`, NULL when out of memory. */
 static inline tk_cachesim_counts *cs_threads_get(cs_threads *t, uint64_t id)
@@ -167,9 +196,8 @@ static inline tk_cachesim_counts *cs_threads_get(cs_threads *t, uint64_t id)
         return t->last;
     size_t h = (size_t)(id % CS_THREAD_CACHE);
     if (t->cache_id[h] == id + 1 && id != UINT64_MAX) { /* its id + 1 would be "none" */
-        tk_cachesim_thread *th = tk_map_value(&t->by_id, t->cache_index[h]);
         t->last_id = id;
-        t->last = &th->c;
+        t->last = cs_threads_at(t, t->cache_index[h]);
         return t->last;
     }
     return cs_threads_lookup(t, id);
@@ -253,7 +281,7 @@ typedef struct cs_falseshare {
     size_t nrecs, cap_recs;
     uint64_t free_rec;       /* index + 1 of a free record, 0 none */
     uint64_t nshared;        /* lines two or more threads wrote */
-    tk_map tids;             /* thread id -> index (insertion order) */
+    tk_id_index tids;        /* thread id -> index (order of first write) */
     uint64_t last_id;        /* the last thread looked up, and its index */
     uint32_t last_index;
     int has_last;

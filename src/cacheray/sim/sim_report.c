@@ -196,11 +196,10 @@ static int types(out *o)
 static void threads(out *o)
 {
     tk_sink_array_begin(o->s, "threads");
-    for (size_t i = 0; i < o->sim->threads.by_id.n; i++) {
-        const tk_cachesim_thread *t = tk_map_value(&o->sim->threads.by_id, i);
+    for (size_t i = 0; i < cs_threads_n(&o->sim->threads); i++) {
         tk_sink_object_begin(o->s, NULL);
-        tk_sink_u64(o->s, "thread", t->id, 0);
-        counts(o, &t->c, 1);
+        tk_sink_u64(o->s, "thread", cs_threads_id(&o->sim->threads, i), 0);
+        counts(o, cs_threads_at(&o->sim->threads, i), 1);
         tk_sink_object_end(o->s);
     }
     tk_sink_array_end(o->s);

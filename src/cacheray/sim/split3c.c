@@ -32,7 +32,7 @@ int cs_split3c_start(tk_cachesim *s, cs_split3c *x)
     w->lv[0] = s->lv[0];
     w->l1_shift = s->l1_shift;
     w->top_pass = s->top_pass;
-    cs_threads_init(&w->threads);
+    cs_threads_init(&w->threads, 1);
     unsigned shift = s->lv[0].shift; /* the decoder's runs */
     memset(&s->lv[0], 0, sizeof s->lv[0]);
     s->lv[0].shift = shift;
@@ -93,11 +93,10 @@ void cs_split3c_stop(tk_cachesim *s, cs_split3c *x)
     s->oom |= w->oom;
     for (size_t t = 0; t < x->ntypes && t < s->types.n; t++)
         s->types.v[t].pub.c.misses[0] += x->type_misses[t];
-    for (size_t i = 0; i < w->threads.by_id.n; i++) { /* every id is in s's already */
-        const tk_cachesim_thread *th = tk_map_value(&w->threads.by_id, i);
-        tk_cachesim_counts *tc = cs_threads_get(&s->threads, th->id);
+    for (size_t i = 0; i < cs_threads_n(&w->threads); i++) { /* every id is in s's already */
+        tk_cachesim_counts *tc = cs_threads_get(&s->threads, cs_threads_id(&w->threads, i));
         if (tc)
-            tc->misses[0] += th->c.misses[0];
+            tc->misses[0] += cs_threads_at(&w->threads, i)->misses[0];
         else
             s->oom = 1;
     }

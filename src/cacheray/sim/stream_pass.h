@@ -48,17 +48,20 @@ static inline void prefetch(const cs_level *L, uint64_t addr, const uint32_t way
 
 /* Later, when the set has arrived: the line a miss would evict (LRU and
  * FIFO: the oldest stamp) leaves the cache for the 3C shadow's map of
- * lines outside it, where its slot is a miss of its own. */
-static inline void prefetch_victim(const cs_level *L, uint64_t addr, const uint32_t ways)
+ * lines outside it, where its slot is a miss of its own. Returns the way
+ * found, for the miss to use if still valid (lrumiss.h). */
+static inline cs_lru_hint prefetch_victim(const cs_level *L, uint64_t addr, const uint32_t ways)
 {
     const cs_cache *c = &L->c;
     if (c->hashed || !c->stamp || !L->classify)
-        return;
+        return (cs_lru_hint){CS_NO_HINT, 0};
     size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
-    uint64_t victim = c->e[at + (ways == WAYS_ANY ? cs_oldest_way(c->stamp + at, c->ways)
-                                                 : lru_way(c->stamp + at, ways))];
+    uint32_t way = ways == WAYS_ANY ? cs_oldest_way(c->stamp + at, c->ways)
+                                    : lru_way(c->stamp + at, ways);
+    uint64_t victim = c->e[at + way];
     if (victim)
         __builtin_prefetch(&L->shadow.out[cs_shadow_out_home(&L->shadow, (victim >> 2) + 1)]);
+    return (cs_lru_hint){way, c->stamp[at + way]};
 }
 
 /* ---- the common shape of a lower level: LRU, a power-of-two number of
@@ -73,7 +76,8 @@ static inline void prefetch_victim(const cs_level *L, uint64_t addr, const uint3
 __attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, size_t k,
                                                                 uint64_t line, int write,
                                                                 const uint32_t ways,
-                                                                const int classify)
+                                                                const int classify,
+                                                                const cs_lru_hint hint)
 {
     cs_level *L = &s->lv[k];
     cs_cache *c = &L->c;
@@ -87,7 +91,7 @@ __attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, 
     const uint64_t at = (line & c->set_mask) * ways;
     const uint64_t match = scan(c->e + at, line << 2 | CS_VALID, ways);
     if (!match)
-        return cs_lru_miss(s, k, line, write, ways, classify);
+        return cs_lru_miss(s, k, line, write, ways, classify, hint);
     const uint64_t w = at + (uint64_t)__builtin_ctzll(match);
     c->stamp[w] = ++c->clock;
     c->dirty[w] |= (uint8_t)write;
@@ -109,17 +113,24 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
     const unsigned shift = L->shift;
     for (size_t r = 0; r < q->n && r < AHEAD; r++)
         prefetch(L, q->v[r].lo, ways);
+    /* the victims' ways found by prefetch_victim, request r's at r % HINTS */
+    enum { HINTS = AHEAD / 2 };
+    cs_lru_hint hints[HINTS];
+    for (size_t r = 0; r < HINTS; r++)
+        hints[r] = (cs_lru_hint){CS_NO_HINT, 0};
     for (size_t r = 0; r < q->n; r++) {
         if (r + AHEAD < q->n)
             prefetch(L, q->v[r + AHEAD].lo, ways);
-        if (r + AHEAD / 2 < q->n)
-            prefetch_victim(L, q->v[r + AHEAD / 2].lo, ways);
+        const cs_lru_hint hint = hints[r % HINTS];
+        hints[r % HINTS] = r + HINTS < q->n ? prefetch_victim(L, q->v[r + HINTS].lo, ways)
+                                            : (cs_lru_hint){CS_NO_HINT, 0};
         const cs_req *x = &q->v[r]; /* only level k + 1's queue grows now */
         s->lv[k].origin = x->origin;
         s->lv[k].first = x->first;
         unsigned m;
         if (fast && x->lo >> shift == x->hi >> shift && x->lo <= x->hi)
-            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, classify);
+            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, classify,
+                          ways == WAYS_ANY ? (cs_lru_hint){CS_NO_HINT, 0} : hint);
         else
             m = cs_access_range(s, k, x->lo, x->hi, (int)x->write);
         if (x->origin >= 0)

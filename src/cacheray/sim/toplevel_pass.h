@@ -151,7 +151,8 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
             last_line = 0;
             SPILL();
             L->origin = (int32_t)i;
-            b->mask[i] = (uint8_t)cs_lru_miss(s, 0, line, write, ways, classify);
+            b->mask[i] = (uint8_t)cs_lru_miss(s, 0, line, write, ways, classify,
+                                              (cs_lru_hint){CS_NO_HINT, 0});
             nmiss++;
             RELOAD();
             if (last_line == line + 1) { /* still here for the rest of the run */

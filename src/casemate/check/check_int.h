@@ -206,8 +206,13 @@ typedef struct cm_threads {
     tk_chunks recs;         /* cm_thread records */
     size_t n;
     uint32_t *slot;         /* thread number + 1; 0 empty */
+    uint8_t *tag;           /* [slot]: the top byte of its tid's hash, so
+                               a probe rarely reads a record it passes */
     size_t nslot;           /* 0 or a power of two */
     cm_map regfiles;        /* hash of a cm_regs -> the first with it */
+    cm_regs *init;          /* a new thread's file, one reference kept
+                               (else a million threads each made and freed
+                               it), NULL: not made yet */
 } cm_threads;
 
 typedef struct cm_lock {

@@ -22,22 +22,27 @@ cm_thread *cm_thread_find(const tk_casemate_checker *c, uint64_t tid)
     const cm_threads *ts = &c->threads;
     if (!ts->n)
         return NULL;
-    for (size_t i = (size_t)tk_hash_u64(tid) & (ts->nslot - 1);; i = (i + 1) & (ts->nslot - 1)) {
+    uint64_t h = tk_hash_u64(tid);
+    for (size_t i = (size_t)h & (ts->nslot - 1);; i = (i + 1) & (ts->nslot - 1)) {
         if (!ts->slot[i])
             return NULL;
+        if (ts->tag[i] != (uint8_t)(h >> 56))
+            continue;
         cm_thread *t = nth(ts, ts->slot[i] - 1);
         if (t->tid == tid)
             return t;
     }
 }
 
-/* Index slot of a tid known to be absent. */
-static size_t free_slot(const uint32_t *slot, size_t nslot, uint64_t tid)
+/* Index thread number k (its tid known to be absent). */
+static void put_slot(uint32_t *slot, uint8_t *tag, size_t nslot, uint64_t tid, size_t k)
 {
-    size_t i = (size_t)tk_hash_u64(tid) & (nslot - 1);
+    uint64_t h = tk_hash_u64(tid);
+    size_t i = (size_t)h & (nslot - 1);
     while (slot[i])
         i = (i + 1) & (nslot - 1);
-    return i;
+    slot[i] = (uint32_t)(k + 1);
+    tag[i] = (uint8_t)(h >> 56);
 }
 
 /* Room for one more thread: a chunk, and an index at most 3/4 full. */
@@ -51,12 +56,18 @@ static int room(cm_threads *ts)
         return 0;
     size_t nslot = ts->nslot ? 2 * ts->nslot : 64;
     uint32_t *slot = calloc(nslot, sizeof *slot);
-    if (!slot)
+    uint8_t *tag = malloc(nslot);
+    if (!slot || !tag) {
+        free(slot);
+        free(tag);
         return -1;
+    }
     for (size_t k = 0; k < ts->n; k++)
-        slot[free_slot(slot, nslot, nth(ts, k)->tid)] = (uint32_t)(k + 1);
+        put_slot(slot, tag, nslot, nth(ts, k)->tid, k);
     free(ts->slot);
+    free(ts->tag);
     ts->slot = slot;
+    ts->tag = tag;
     ts->nslot = nslot;
     return 0;
 }
@@ -122,12 +133,9 @@ static void regs_unref(cm_threads *ts, cm_regs *r)
 
 /* ------------------------------------------------------------- threads */
 
-cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid)
+/* The register file of a new thread (a reference for ts->init). */
+static cm_regs *new_thread_regs(tk_casemate_checker *c)
 {
-    cm_thread *t = cm_thread_find(c, tid);
-    if (t)
-        return t;
-    cm_threads *ts = &c->threads;
     cm_regs init;
     memset(&init, 0, sizeof init);
     if (!c->opt.no_sysreg_defaults) {
@@ -139,14 +147,23 @@ cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid)
                        1u << TK_CASEMATE_HCR_EL2 | 1u << TK_CASEMATE_SCTLR_EL2 |
                        1u << TK_CASEMATE_MAIR_EL2;
     }
+    return regs_ref(&c->threads, &init);
+}
+
+cm_thread *cm_thread_get(tk_casemate_checker *c, uint64_t tid)
+{
+    cm_thread *t = cm_thread_find(c, tid);
+    if (t)
+        return t;
+    cm_threads *ts = &c->threads;
+    if (!ts->init && !(ts->init = new_thread_regs(c)))
+        return NULL;
     if (room(ts) != 0)
         return NULL;
-    cm_regs *r = regs_ref(ts, &init);
-    if (!r)
-        return NULL;
+    ts->init->refs++;
     t = nth(ts, ts->n);
-    *t = (cm_thread){.tid = tid, .regs = r};
-    ts->slot[free_slot(ts->slot, ts->nslot, tid)] = (uint32_t)(ts->n + 1);
+    *t = (cm_thread){.tid = tid, .regs = ts->init};
+    put_slot(ts->slot, ts->tag, ts->nslot, tid, ts->n);
     ts->n++;
     return t;
 }
@@ -184,8 +201,11 @@ void cm_threads_free(tk_casemate_checker *c)
     cm_threads *ts = &c->threads;
     for (size_t k = 0; k < ts->n; k++)
         regs_unref(ts, nth(ts, k)->regs);
+    if (ts->init)
+        regs_unref(ts, ts->init);
     tk_chunks_free(&ts->recs);
     free(ts->slot);
+    free(ts->tag);
     cm_map_free(&ts->regfiles);
     memset(ts, 0, sizeof *ts);
 }

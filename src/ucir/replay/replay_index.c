@@ -8,6 +8,12 @@
  *   header   magic, byte-order mark, trace identity (size, mtime, inode,
  *            hash of its first 64 KiB), interval, trailer offset
  *   body     page versions and checkpoint records, as the replay went
+ *            (a record's memory map: in full, or as the map, protect and
+ *            unmap operations since the checkpoint before, from a full
+ *            one; a full list is written once the operations since the
+ *            last outnumber the maps, so the index grows with the trace's
+ *            map operations, not with maps times checkpoints, and a seek
+ *            reads O(maps) entries)
  *   tables   checkpoints {instructions started, record offset};
  *            page versions {page, checkpoint, bytes, offset} by page
  *   trailer  table offsets and counts, total instructions, magic */
@@ -26,6 +32,8 @@
 #define IX_MAGIC 0x3130584943554b54ULL /* "TKUCIX01" */
 #define IX_END 0x444e455843554b54ULL   /* "TKUCXEND" */
 #define IX_BOM 0x01020304u
+#define IX_VERSION 2u /* 2: memory maps as operations since a full list */
+#define IX_UNMAP ((uint64_t)1 << 8) /* an operation's kind, above its prot */
 #define IX_HASHED ((size_t)64 << 10)
 #define PAGE_IMAGE (RP_PAGE + RP_PAGE / 8) /* data + known bits */
 
@@ -51,14 +59,18 @@ typedef struct ix_page {
 } ix_page;
 
 /* A checkpoint record: this, then regs {num, value}, spregs {num, len,
- * bytes padded to 8}, maps {addr, size, prot}. */
+ * bytes padded to 8}, and nmaps entries: maps {addr, size, prot} when
+ * maps_from is this checkpoint's own number, else the map operations
+ * since the checkpoint before {addr, size, prot | IX_UNMAP if unmap}, to
+ * apply after those of the checkpoints from maps_from on. */
 typedef struct ix_state {
     int64_t instr;
     uint64_t pc, last_size, next_pc;
     uint32_t pc_known, next_pc_known, first_key_done, exited;
     uint64_t records, syscalls, frames, skipped;
     uint64_t frame_offset, frame_index, record_index;
-    uint32_t nregs, nspregs, nmaps, pad;
+    uint32_t nregs, nspregs;
+    uint64_t nmaps, maps_from;
 } ix_state;
 
 struct tk_ucir_index {
@@ -116,6 +128,10 @@ typedef struct builder {
     ucir_deflater *z;
     uint8_t *zbuf;
     size_t zcap;
+    uint64_t (*mops)[3];     /* map operations since the last checkpoint */
+    size_t nmops, mops_cap;
+    uint64_t maps_from;      /* the last checkpoint with a full map list */
+    uint64_t since;          /* entries and records written since */
     uint8_t image[PAGE_IMAGE];
 } builder;
 
@@ -163,6 +179,34 @@ static int put_pages(builder *b, tk_ucir_replay *rp)
     return 0;
 }
 
+/* A map operation the replay applied, for the next checkpoint. */
+static int note_map_op(builder *b, const tk_ucir_op *op)
+{
+    if (grow((void **)&b->mops, &b->mops_cap, b->nmops, sizeof *b->mops) != 0)
+        return -1;
+    b->mops[b->nmops][0] = op->addr;
+    b->mops[b->nmops][1] = op->size;
+    b->mops[b->nmops][2] = op->prot | (op->kind == TK_UCIR_MEM_UNMAP ? IX_UNMAP : 0);
+    b->nmops++;
+    return 0;
+}
+
+/* The memory map: in full (the first time, and once the operations and
+ * records since the last full list outnumber the maps), else the
+ * operations since the checkpoint before. */
+static int put_maps(builder *b, tk_ucir_replay *rp, int full)
+{
+    if (!full)
+        return b->nmops && put(b, b->mops, b->nmops * sizeof *b->mops) != 0 ? -1 : 0;
+    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
+         k = tk_ucir_atree_next(&rp->map_tree, k)) {
+        uint64_t mp[3] = {rp->maps[k].addr, rp->maps[k].size, rp->maps[k].prot};
+        if (put(b, mp, sizeof mp) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int put_checkpoint(builder *b, tk_ucir_replay *rp, const tk_ucir_pos *pos)
 {
     if (put_pages(b, rp) != 0 ||
@@ -170,12 +214,20 @@ static int put_checkpoint(builder *b, tk_ucir_replay *rp, const tk_ucir_pos *pos
         return -1;
     b->checks[b->ncheck++] = (ix_check){(uint64_t)(rp->clk.instr + 1), b->off};
     size_t nregs = tk_ucir_replay_regs(rp, NULL, NULL, 0);
+    uint64_t nmaps = b->nmops;
+    b->since += b->nmops + 1;
+    int full = b->ncheck == 1 || b->since > rp->map_tree.n;
+    if (full) {
+        b->maps_from = b->ncheck - 1;
+        b->since = 0;
+        nmaps = rp->map_tree.n;
+    }
     ix_state s = {rp->clk.instr, rp->pc, rp->last_size, rp->next_pc,
                   (uint32_t)rp->pc_known, (uint32_t)rp->next_pc_known,
                   (uint32_t)rp->clk.first_key_done, (uint32_t)rp->exited,
                   rp->records, rp->syscalls, rp->frames, rp->skipped,
                   pos->frame_offset, pos->frame, pos->record,
-                  (uint32_t)nregs, (uint32_t)rp->nspregs, rp->map_tree.n, 0};
+                  (uint32_t)nregs, (uint32_t)rp->nspregs, nmaps, b->maps_from};
     if (put(b, &s, sizeof s) != 0)
         return -1;
     for (uint32_t w = 0; w < RP_NREGS / 64; w++)
@@ -191,13 +243,9 @@ static int put_checkpoint(builder *b, tk_ucir_replay *rp, const tk_ucir_pos *pos
             put(b, zeros, (8 - hd[1] % 8) % 8) != 0)
             return -1;
     }
-    for (uint32_t k = tk_ucir_atree_first(&rp->map_tree); k;
-         k = tk_ucir_atree_next(&rp->map_tree, k)) {
-        uint64_t mp[3] = {rp->maps[k].addr, rp->maps[k].size, rp->maps[k].prot};
-        if (put(b, mp, sizeof mp) != 0)
-            return -1;
-    }
-    return 0;
+    int rc = put_maps(b, rp, full);
+    b->nmops = 0;
+    return rc;
 }
 
 static int page_order(const void *a, const void *b)
@@ -240,8 +288,12 @@ static tk_status build(builder *b, tk_ucir_reader *r, tk_ucir_replay *rp, ix_hea
                     return build_fail(b, err, "cannot write", index_path);
             }
         }
-        if (tk_ucir_replay_apply(rp, &op, &pos, err) < 0)
+        int applied = tk_ucir_replay_apply(rp, &op, &pos, err);
+        if (applied < 0)
             return err->status;
+        if (applied && (op.kind == TK_UCIR_MEM_MAP || op.kind == TK_UCIR_MEM_PROT ||
+                        op.kind == TK_UCIR_MEM_UNMAP) && note_map_op(b, &op) != 0)
+            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     }
     if (rc < 0)
         return err->status;
@@ -249,7 +301,8 @@ static tk_status build(builder *b, tk_ucir_reader *r, tk_ucir_replay *rp, ix_hea
         return build_fail(b, err, "cannot write", index_path);
     while (b->npages && b->pages[b->npages - 1].ckpt == b->ncheck)
         b->npages--;
-    qsort(b->pages, b->npages, sizeof *b->pages, page_order);
+    if (b->npages) /* none: a trace that never wrote memory */
+        qsort(b->pages, b->npages, sizeof *b->pages, page_order);
     ix_trailer t = {b->ncheck, 0, b->npages, 0, (uint64_t)(rp->clk.instr + 1), IX_END};
     static const uint8_t zeros[8];
     if (put(b, zeros, (8 - b->off % 8) % 8) != 0) /* the tables are read in place */
@@ -274,7 +327,7 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
     if (th->variant != TK_UCIR_SPEC)
         return tk_error_set(err, TK_EUNSUPPORTED, TK_NO_OFFSET, TK_NO_RECORD,
                             "usercorn .uc traces cannot seek: no checkpoint index");
-    ix_header h = {IX_MAGIC, IX_BOM, 1, 0, 0, 0, 0, 0, 0, 0};
+    ix_header h = {IX_MAGIC, IX_BOM, IX_VERSION, 0, 0, 0, 0, 0, 0, 0};
     h.interval = o && o->interval ? o->interval : TK_UCIR_DEFAULT_INTERVAL;
     errno = 0;
     if (trace_identity(trace_path, &h) != 0) {
@@ -327,6 +380,7 @@ tk_status tk_ucir_index_build(tk_ucir_reader *r, const char *trace_path, const c
     ucir_buf_free(b.zbuf, b.zcap);
     free(b.checks);
     free(b.pages);
+    free(b.mops);
     return st;
 }
 
@@ -365,7 +419,7 @@ tk_ucir_index *tk_ucir_index_open(const char *index_path, const char *trace_path
     ix->map = m;
     ix_header h, now;
     memcpy(&h, ix->map, sizeof h);
-    if (h.magic != IX_MAGIC || h.bom != IX_BOM || h.version != 1)
+    if (h.magic != IX_MAGIC || h.bom != IX_BOM || h.version != IX_VERSION)
         return stale(ix, err, index_path, "not a tracekit checkpoint index of this machine");
     if (trace_identity(trace_path, &now) != 0 || now.trace_size != h.trace_size ||
         now.mtime_sec != h.mtime_sec || now.mtime_nsec != h.mtime_nsec ||
@@ -476,12 +530,63 @@ static tk_status damaged(tk_error *err)
                         "checkpoint index damaged (delete it to rebuild)");
 }
 
-static tk_status restore(tk_ucir_replay *rp, const tk_ucir_index *ix, uint64_t off,
+/* Checkpoint ckpt's record: its state into *s; where its map entries
+ * start (checked to be in the file), NULL: damaged. */
+static const uint8_t *record_maps(const tk_ucir_index *ix, uint64_t ckpt, ix_state *s)
+{
+    uint64_t off = ix->checks[ckpt].off;
+    if (off > ix->size || ix->size - off < sizeof *s)
+        return NULL;
+    memcpy(s, ix->map + off, sizeof *s);
+    const uint8_t *p = ix->map + off + sizeof *s, *end = ix->map + ix->size;
+    if ((uint64_t)(end - p) / 16 < s->nregs)
+        return NULL;
+    p += (size_t)s->nregs * 16;
+    for (uint32_t i = 0; i < s->nspregs; i++) {
+        uint32_t hd[2];
+        if (end - p < 8)
+            return NULL;
+        memcpy(hd, p, sizeof hd);
+        size_t padded = ((size_t)hd[1] + 7) / 8 * 8;
+        if ((size_t)(end - p - 8) < padded)
+            return NULL;
+        p += 8 + padded;
+    }
+    if (s->maps_from > ckpt || (uint64_t)(end - p) / 24 < s->nmaps)
+        return NULL;
+    return p;
+}
+
+/* The memory map at checkpoint ckpt (record *s, entries at p): the full
+ * list at s->maps_from, then the operations of each record after it. */
+static tk_status restore_maps(tk_ucir_replay *rp, const tk_ucir_index *ix, uint64_t ckpt,
+                              const ix_state *s, const uint8_t *p, tk_error *err)
+{
+    uint64_t from = s->maps_from;
+    for (uint64_t c = from; c <= ckpt; c++) {
+        ix_state r = *s;
+        const uint8_t *q = c == ckpt ? p : record_maps(ix, c, &r);
+        if (!q || r.maps_from != from)
+            return damaged(err);
+        for (uint64_t i = 0; i < r.nmaps; i++, q += 24) {
+            uint64_t mp[3];
+            memcpy(mp, q, sizeof mp);
+            int rc = c != from && mp[2] & IX_UNMAP ? rp_unmap(rp, mp[0], mp[1])
+                                                   : rp_map(rp, mp[0], mp[1], (uint8_t)mp[2]);
+            if (rc != 0)
+                return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD,
+                                    "out of memory");
+        }
+    }
+    return TK_OK;
+}
+
+static tk_status restore(tk_ucir_replay *rp, const tk_ucir_index *ix, uint64_t ckpt,
                          ix_state *s, tk_error *err)
 {
-    if (off > ix->size || ix->size - off < sizeof *s)
+    if (!record_maps(ix, ckpt, s))
         return damaged(err);
-    memcpy(s, ix->map + off, sizeof *s);
+    uint64_t off = ix->checks[ckpt].off;
     const uint8_t *p = ix->map + off + sizeof *s, *end = ix->map + ix->size;
     rp->clk.instr = s->instr;
     rp->pc = s->pc;
@@ -515,15 +620,7 @@ static tk_status restore(tk_ucir_replay *rp, const tk_ucir_index *ix, uint64_t o
             return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         p += padded;
     }
-    for (uint32_t i = 0; i < s->nmaps; i++, p += 24) {
-        uint64_t mp[3];
-        if (end - p < 24)
-            return damaged(err);
-        memcpy(mp, p, sizeof mp);
-        if (rp_map(rp, mp[0], mp[1], (uint8_t)mp[2]) != 0)
-            return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-    }
-    return TK_OK;
+    return restore_maps(rp, ix, ckpt, s, p, err);
 }
 
 tk_status tk_ucir_replay_seek(tk_ucir_replay *rp, tk_ucir_reader *r, const tk_ucir_index *ix,
@@ -539,7 +636,7 @@ tk_status tk_ucir_replay_seek(tk_ucir_replay *rp, tk_ucir_reader *r, const tk_uc
             hi = mid;
     }
     ix_state s;
-    tk_status st = restore(rp, ix, ix->checks[lo].off, &s, err);
+    tk_status st = restore(rp, ix, lo, &s, err);
     if (st != TK_OK)
         return st;
     base_ref *b = malloc(sizeof *b);

@@ -91,7 +91,7 @@ static uint64_t last_byte(uint64_t addr, uint64_t size)
 }
 
 /* The first region whose last byte is at or after `lo`, 0: none. */
-static uint32_t first_ending_at_or_after(const tk_ucir_replay *rp, uint64_t lo)
+static uint32_t first_ending_at_or_after(tk_ucir_replay *rp, uint64_t lo)
 {
     uint32_t k = tk_ucir_atree_floor(&rp->map_tree, lo);
     if (k && last_byte(rp->maps[k].addr, rp->maps[k].size) >= lo)

@@ -13,14 +13,14 @@
 
 #include "core/hashmap.h"
 #include "core/strbuf.h"
+#include "xray/analysis/account_int.h"
 #include "xray/analysis/latency.h"
 #include "xray/xray_int.h"
 
+/* 40 bytes: threads can be millions. */
 typedef struct thread_state {
     tk_xr_clock clock;
     tk_xr_calls calls; /* with entry times */
-    tk_map *recursion; /* func -> depth (recursive_calls_only; NULL until
-                          needed: threads can be millions) */
 } thread_state;
 
 /* 88 bytes: a million functions called once each must stay cheap (the
@@ -30,12 +30,20 @@ typedef struct func_stats {
     uint64_t count, min, max, sum;
 } func_stats;
 
+/* Recursion depth per function, tracked as llvm-xray does: a function is
+ * recursive from the moment its depth reaches 2 until it drops to 0. */
+typedef struct depth {
+    uint32_t depth;
+    int recursive;
+} depth;
+
 /* Ids at or above this go to a hash map instead of the direct table. */
 #define DIRECT_IDS (1u << 20)
 
 struct tk_xray_account {
     tk_xray_account_options opt;
     tk_map threads;        /* tid -> thread_state */
+    tk_map recursion;      /* tid << 32 | func -> depth (recursive_calls_only) */
     uint32_t last_tid;
     thread_state *last;    /* state of last_tid (NULL: none cached) */
     func_stats *direct;    /* by function id */
@@ -62,6 +70,7 @@ tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o, tk_error 
     if (o)
         a->opt = *o;
     tk_map_init(&a->threads, sizeof(thread_state));
+    tk_map_init(&a->recursion, sizeof(depth));
     tk_map_init(&a->other, sizeof(func_stats));
     tk_lat_pool_init(&a->pool, a->opt.memory_limit);
     return a;
@@ -74,10 +83,8 @@ void tk_xray_account_free(tk_xray_account *a)
     for (size_t i = 0; i < a->threads.n; i++) {
         thread_state *t = tk_map_value(&a->threads, i);
         tk_xr_calls_free(&t->calls);
-        if (t->recursion)
-            tk_map_free(t->recursion);
-        free(t->recursion);
     }
+    tk_map_free(&a->recursion);
     for (size_t i = 0; i < a->ndirect; i++)
         tk_lat_list_free(&a->pool, &a->direct[i].lat);
     for (size_t i = 0; i < a->other.n; i++)
@@ -129,36 +136,26 @@ static int record_latency(tk_xray_account *a, int32_t func, uint64_t lat)
     return 0;
 }
 
-/* Recursion depth per function, tracked as llvm-xray does: a function is
- * recursive from the moment its depth reaches 2 until it drops to 0. */
-typedef struct depth {
-    uint32_t depth;
-    int recursive;
-} depth;
-
-static depth *depth_of(thread_state *t, int32_t func)
+/* The recursion depth of `func` on the thread of the record being added
+ * (a->last_tid). */
+static depth *depth_of(tk_xray_account *a, int32_t func)
 {
-    if (!t->recursion) {
-        if (!(t->recursion = malloc(sizeof *t->recursion)))
-            return NULL;
-        tk_map_init(t->recursion, sizeof(depth));
-    }
-    return tk_map_u64(t->recursion, (uint32_t)func);
+    return tk_map_u64(&a->recursion, (uint64_t)a->last_tid << 32 | (uint32_t)func);
 }
 
-static int counts(tk_xray_account *a, thread_state *t, int32_t func)
+static int counts(tk_xray_account *a, int32_t func)
 {
     if (!a->opt.recursive_calls_only)
         return 1;
-    depth *d = depth_of(t, func);
+    depth *d = depth_of(a, func);
     return d && d->recursive;
 }
 
-static void leave(tk_xray_account *a, thread_state *t, int32_t func)
+static void leave(tk_xray_account *a, int32_t func)
 {
     if (!a->opt.recursive_calls_only)
         return;
-    depth *d = depth_of(t, func);
+    depth *d = depth_of(a, func);
     if (d && d->depth > 0 && --d->depth == 0)
         d->recursive = 0;
 }
@@ -186,7 +183,7 @@ static int add(tk_xray_account *a, const tk_xray_record *rec)
         if (tk_xr_calls_push(c, rec->func_id, 1, rec->tsc) != 0)
             return -1;
         if (a->opt.recursive_calls_only) {
-            depth *d = depth_of(t, rec->func_id);
+            depth *d = depth_of(a, rec->func_id);
             if (!d)
                 return -1;
             if (++d->depth == 2)
@@ -199,11 +196,11 @@ static int add(tk_xray_account *a, const tk_xray_record *rec)
         return (int)-at;
     uint32_t from = (uint32_t)at; /* calls [from, depth) close here */
     for (uint32_t i = from; i < c->depth; i++)
-        if (counts(a, t, c->funcs[i]) &&
+        if (counts(a, c->funcs[i]) &&
             record_latency(a, c->funcs[i], diff(c->tscs[i], rec->tsc)) != 0)
             return -1;
     for (uint32_t i = c->depth; i-- > from;)
-        leave(a, t, c->funcs[i]);
+        leave(a, c->funcs[i]);
     c->depth = from;
     return TK_XRAY_ACCOUNT_OK;
 }
@@ -227,6 +224,25 @@ size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
             return t->calls.depth;
         }
     return 0;
+}
+
+const tk_xr_calls *tk_xa_last_calls(const tk_xray_account *a)
+{
+    return a->last ? &a->last->calls : NULL;
+}
+
+const tk_xr_calls *tk_xa_calls_of(const tk_xray_account *a, uint32_t tid)
+{
+    const thread_state *t = tk_map_find_u64(&a->threads, tid);
+    return t ? &t->calls : NULL;
+}
+
+size_t tk_xa_calling_threads(const tk_xray_account *a)
+{
+    size_t n = 0; /* a stack grows on a thread's first matched entry only */
+    for (size_t i = 0; i < a->threads.n; i++)
+        n += ((const thread_state *)tk_map_value(&a->threads, i))->calls.cap > 0;
+    return n;
 }
 
 size_t tk_xray_account_functions(const tk_xray_account *a) { return a->nfuncs; }

@@ -146,7 +146,7 @@ static int add(tk_xray_graph *g, const tk_xray_record *r)
         return TK_XRAY_GRAPH_TSC_BACK;
     uint64_t key = t->clock.max;
     if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG) {
-        if (r->func_id != 0) {
+        if (r->func_id != 0 && !g->edges_only) {
             size_t before = g->vertices.n;
             vertex *v = tk_map_u64(&g->vertices, (uint32_t)r->func_id);
             if (!v)
@@ -367,6 +367,11 @@ edge *tk_xg_edge_of(tk_xray_graph *g, int32_t from, int32_t to)
     edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(from, to));
     if (!e || g->edges.n == before)
         return e;
+    if (g->edges_only) { /* to_vertex stays 0 (the root), never read */
+        e->from = from;
+        e->to = to;
+        return e;
+    }
     size_t vb = g->vertices.n;
     vertex *v = tk_map_u64(&g->vertices, (uint32_t)to);
     if (!v)
@@ -406,7 +411,8 @@ static void edge_insertion_order(tk_xray_graph *g, uint64_t *order)
 /* Output orders: the DenseMaps filled in llvm-xray's insertion order. */
 static int make_orders(tk_xray_graph *g)
 {
-    size_t nv = g->vertices.n, ne = g->edges.n;
+    /* edges only: no order wanted, the edges are read in entry order */
+    size_t nv = g->vertices.n, ne = g->edges_only ? 0 : g->edges.n;
     tk_xg_first *vk = malloc((nv ? nv : 1) * sizeof *vk);
     uint32_t *keys = malloc((nv ? nv : 1) * sizeof *keys);
     uint64_t *ekeys = malloc((ne ? ne : 1) * sizeof *ekeys);
@@ -425,7 +431,8 @@ static int make_orders(tk_xray_graph *g)
         qsort(vk + 1, nv - 1, sizeof *vk, cmp_first);
     for (size_t i = 0; i < nv; i++)
         tk_densemap_insert(&vm, (uint32_t)((vertex *)tk_map_value(&g->vertices, vk[i].entry))->func);
-    edge_insertion_order(g, ekeys);
+    if (ne)
+        edge_insertion_order(g, ekeys);
     for (size_t i = 0; i < ne; i++) {
         const edge *e = tk_map_value(&g->edges, ekeys[i]);
         tk_densemap_pair_insert(&em, (uint32_t)e->from, (uint32_t)e->to);
@@ -669,7 +676,7 @@ int tk_xray_graph_edge(const tk_xray_graph *g, size_t i, int32_t *from, int32_t 
 {
     if (!g->finished || i >= g->edges.n)
         return -1;
-    const edge *e = tk_map_value(&g->edges, g->eorder[i]);
+    const edge *e = tk_map_value(&g->edges, g->edges_only ? i : g->eorder[i]);
     if (from)
         *from = e->from;
     if (to)

@@ -87,6 +87,7 @@ struct tk_xray_graph {
     uint32_t last_tid;
     size_t last_thread;
     /* after finish */
+    int edges_only; /* streaming, no vertices (tk_xg_edges_only) */
     int finished;
     int broken; /* finishing ran out of memory: the graph is unusable */
     tk_map edges;    /* from << 32 | to -> edge, in llvm-xray's creation order
@@ -124,5 +125,9 @@ void tk_xg_color(const unsigned char (*map)[3], size_t n, double lo, double hi,
  * (TK_OK or TK_ENOMEM). */
 int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timing);
 tk_status tk_xg_stream_finish(tk_xray_graph *g);
+/* A streaming graph keeps its edges only, no vertices (the HTML report
+ * shows edges: a million functions cost one entry each, not two); call
+ * before the first record. */
+void tk_xg_edges_only(tk_xray_graph *g);
 
 #endif

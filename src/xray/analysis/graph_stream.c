@@ -31,13 +31,15 @@ int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timi
     edge *e = tk_xg_edge_of(g, from, to);
     if (!e)
         return -1;
-    vertex *v = tk_map_value(&g->vertices, e->to_vertex);
+    vertex *v = g->edges_only ? NULL : tk_map_value(&g->vertices, e->to_vertex);
     e->n++;
     return note(&g->pool, tk_xg_ecalls(e), &e->s, timing) != 0 ||
-                   note(&g->pool, tk_xg_vcalls(v), &v->s, timing) != 0
+                   (v && note(&g->pool, tk_xg_vcalls(v), &v->s, timing) != 0)
                ? -1
                : 0;
 }
+
+void tk_xg_edges_only(tk_xray_graph *g) { g->edges_only = g->opt.streaming; }
 
 /* med, p90, p99 (elements count/2, count*9/10, count*99/100 of the sorted
  * durations, as graph.c's order_stats) and the exact sum. */

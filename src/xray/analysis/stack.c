@@ -9,6 +9,7 @@
 
 #include "core/hashmap.h"
 #include "xray/analysis/llvm_densemap.h"
+#include "xray/analysis/stack_thread.h"
 #include "xray/xray_int.h"
 
 #define NONE UINT32_MAX
@@ -21,27 +22,19 @@ typedef struct node {
     uint64_t term_n, term_sum, mid_n, mid_sum;
 } node;
 
-typedef struct open_call {
-    uint32_t node;
-    uint64_t tsc;
-} open_call;
-
-typedef struct thread {
-    tk_xr_clock clock;
-    uint32_t *roots;
-    uint32_t nroots, cap;
-    open_call *stack;
-    uint32_t depth, stack_cap;
-    int last_was_exit;
-} thread;
+typedef tk_xs_open open_call;
+typedef tk_xs_thread thread;
 
 struct tk_xray_stacks {
     node *nodes;
     uint32_t n, cap;
     tk_map threads;     /* tid -> thread */
-    tk_map roots;       /* tid << 32 | func -> root node + 1 */
+    tk_map roots;       /* tid << 32 | func -> root node + 1, for threads
+                           with two roots or more */
     tk_map kids;        /* node << 32 | func -> callee node + 1 */
     tk_densemap order;  /* llvm-xray's Roots map: its thread order */
+    uint32_t merged_from; /* nodes from here on were made by the merging of
+                             the current aggregate walk, each in one tree */
     int oom;
 };
 
@@ -66,8 +59,7 @@ void tk_xray_stacks_free(tk_xray_stacks *s)
         free(s->nodes[i].callees);
     for (size_t i = 0; i < s->threads.n; i++) {
         thread *t = tk_map_value(&s->threads, i);
-        free(t->roots);
-        free(t->stack);
+        tk_xs_thread_free(t);
     }
     free(s->nodes);
     tk_map_free(&s->threads);
@@ -133,6 +125,28 @@ static uint32_t find_or_add(tk_xray_stacks *s, tk_map *m, uint64_t key, int32_t 
     return NEW;
 }
 
+/* The root of `func` on thread t, as find_or_add. A thread's first root
+ * is found without the map (a million threads of one root each); the map
+ * holds a thread's roots once it has two. */
+static uint32_t root_of(tk_xray_stacks *s, thread *t, uint32_t tid, int32_t func)
+{
+    uint64_t key = (uint64_t)tid << 32;
+    if (t->nroots == 0) {
+        uint32_t id = new_node(s, func, NONE);
+        return id == NONE || id >= NEW ? NONE : NEW;
+    }
+    if (t->nroots == 1) {
+        uint32_t first = tk_xs_roots(t)[0];
+        if (s->nodes[first].func == func)
+            return first;
+        uint32_t *slot = tk_map_u64(&s->roots, key | (uint32_t)s->nodes[first].func);
+        if (!slot)
+            return NONE;
+        *slot = first + 1;
+    }
+    return find_or_add(s, &s->roots, key, func, NONE);
+}
+
 /* tk_xray_stacks_add without the error: -1 is out of memory. */
 static int add(tk_xray_stacks *s, const tk_xray_record *r)
 {
@@ -148,14 +162,14 @@ static int add(tk_xray_stacks *s, const tk_xray_record *r)
         uint32_t id;
         if (t->depth == 0) {
             tk_densemap_insert(&s->order, r->tid);
-            id = find_or_add(s, &s->roots, (uint64_t)r->tid << 32, r->func_id, NONE);
+            id = root_of(s, t, r->tid, r->func_id);
             if (id == NEW) {
                 id = s->n - 1;
-                if (push_u32(&t->roots, &t->nroots, &t->cap, id) != 0)
+                if (tk_xs_push_root(t, id) != 0)
                     return -1;
             }
         } else {
-            uint32_t top = t->stack[t->depth - 1].node;
+            uint32_t top = tk_xs_calls(t)[t->depth - 1].node;
             id = find_or_add(s, &s->kids, (uint64_t)top << 32, r->func_id, top);
             if (id == NEW) {
                 id = s->n - 1;
@@ -166,25 +180,18 @@ static int add(tk_xray_stacks *s, const tk_xray_record *r)
         }
         if (id == NONE)
             return -1;
-        if (t->depth == t->stack_cap) {
-            /* one call in malloc's smallest block: threads may be millions */
-            uint32_t c = t->stack_cap ? t->stack_cap * 2 : 1;
-            open_call *nv = c > t->stack_cap ? realloc(t->stack, c * sizeof *nv) : NULL;
-            if (!nv)
-                return -1;
-            t->stack = nv;
-            t->stack_cap = c;
-        }
-        t->stack[t->depth++] = (open_call){id, r->tsc};
+        if (tk_xs_push_call(t, (open_call){id, r->tsc}) != 0)
+            return -1;
         return s->oom ? -1 : 0;
     }
     int was_exit = t->last_was_exit;
     t->last_was_exit = 1;
     if (t->depth == 0)
         return 1;
+    open_call *stack = tk_xs_calls(t);
     /* Unwind to the matching entry, or everything when there is none. */
     size_t from = t->depth;
-    while (from > 0 && s->nodes[t->stack[from - 1].node].func != r->func_id)
+    while (from > 0 && s->nodes[stack[from - 1].node].func != r->func_id)
         from--;
     int status = 0;
     if (from == 0)
@@ -192,11 +199,11 @@ static int add(tk_xray_stacks *s, const tk_xray_record *r)
     else
         from--;
     for (size_t i = from; i + 1 < t->depth; i++) {
-        node *x = &s->nodes[t->stack[i].node];
+        node *x = &s->nodes[stack[i].node];
         x->mid_n++;
-        x->mid_sum += diff(t->stack[i].tsc, r->tsc);
+        x->mid_sum += diff(stack[i].tsc, r->tsc);
     }
-    open_call *deep = &t->stack[t->depth - 1];
+    open_call *deep = &stack[t->depth - 1];
     node *x = &s->nodes[deep->node];
     if (was_exit) {
         x->mid_n++;
@@ -231,10 +238,16 @@ typedef struct merge_work {
     size_t n, cap;
 } merge_work;
 
+/* The node that l and r merge into: l itself when merging made it (it is
+ * in no other tree, and its old self is not wanted: a million threads'
+ * roots of one function merge into one node, not a chain of a million),
+ * or a new node. */
 static uint32_t merge_later(tk_xray_stacks *s, merge_work *w, uint32_t l, uint32_t r,
                             uint32_t parent)
 {
-    uint32_t m = new_node(s, s->nodes[l].func, parent);
+    uint32_t m = l >= s->merged_from ? l : new_node(s, s->nodes[l].func, parent);
+    if (m == l)
+        s->nodes[l].parent = parent;
     if (m == NONE) {
         s->oom = 1;
         return l;
@@ -257,6 +270,11 @@ static void merge_one(tk_xray_stacks *s, merge_work *w, merge_item it)
 {
     uint32_t l = it.l, r = it.r, m = it.m;
     node *L = &s->nodes[l], *R = &s->nodes[r], *M = &s->nodes[m];
+    uint32_t *lcallees = L->callees, nl = L->ncallees;
+    if (m == l) { /* merged in place: M's callees are made anew */
+        M->callees = NULL;
+        M->ncallees = M->cap = 0;
+    }
     M->term_n = L->term_n + R->term_n;
     M->term_sum = L->term_sum + R->term_sum;
     M->mid_n = L->mid_n + R->mid_n;
@@ -268,8 +286,8 @@ static void merge_one(tk_xray_stacks *s, merge_work *w, merge_item it)
     tk_densemap left = {0};
     tk_map by_func;
     tk_map_init(&by_func, sizeof(uint32_t));
-    for (uint32_t i = 0; i < s->nodes[l].ncallees; i++) {
-        uint32_t c = s->nodes[l].callees[i];
+    for (uint32_t i = 0; i < nl; i++) {
+        uint32_t c = lcallees[i];
         uint32_t *at = tk_map_u64(&by_func, (uint32_t)s->nodes[c].func);
         if (!at)
             s->oom = 1;
@@ -300,6 +318,8 @@ static void merge_one(tk_xray_stacks *s, merge_work *w, merge_item it)
     free(rest);
     tk_densemap_free(&left);
     tk_map_free(&by_func);
+    if (m == l)
+        free(lcallees);
 }
 
 static uint32_t merge(tk_xray_stacks *s, uint32_t l, uint32_t r, uint32_t parent)
@@ -328,6 +348,7 @@ static uint32_t *root_values(tk_xray_stacks *s, int aggregate, size_t *n)
         free(tids);
         return NULL;
     }
+    s->merged_from = s->n;
     /* aggregating: where each function's root is in v (+1); a merged root
      * leaves a hole (NONE) and goes to the end, as llvm-xray moves it */
     tk_map at;
@@ -336,7 +357,7 @@ static uint32_t *root_values(tk_xray_stacks *s, int aggregate, size_t *n)
     for (size_t k = 0; k < nt && !s->oom; k++) {
         thread *t = tk_map_u64(&s->threads, tids[k]);
         for (uint32_t i = 0; t && i < t->nroots && !s->oom; i++) {
-            uint32_t root = t->roots[i];
+            uint32_t root = tk_xs_roots(t)[i];
             size_t *pos = aggregate ? tk_map_u64(&at, (uint32_t)s->nodes[root].func) : NULL;
             if (aggregate && !pos) {
                 s->oom = 1;
@@ -486,6 +507,23 @@ typedef struct walk_frame {
     size_t depth;
 } walk_frame;
 
+/* Room for `more` frames on the walk's stack (grown as needed, not sized
+ * by the whole trie: a walk per thread of a million threads): 0, or -1. */
+static int walk_room(walk_frame **stack, size_t *cap, size_t sp, size_t more)
+{
+    if (sp + more <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < sp + more)
+        c *= 2;
+    walk_frame *v = realloc(*stack, c * sizeof *v);
+    if (!v)
+        return -1;
+    *stack = v;
+    *cap = c;
+    return 0;
+}
+
 /* Every node under `roots`, depth first as llvm-xray's printAll walks
  * them, given to `fn` with its path. 0, -1 when out of memory, 1 when `fn`
  * stopped the walk. */
@@ -493,10 +531,11 @@ static int walk(tk_xray_stacks *s, const uint32_t *roots, size_t nroots, uint32_
                 tk_xray_stacks_visitor fn, void *ctx)
 {
     node *nodes = s->nodes;
-    walk_frame *stack = malloc((s->n ? s->n : 1) * sizeof *stack);
+    walk_frame *stack = NULL;
+    size_t stack_cap = 0;
     int32_t *path = NULL;
     size_t path_cap = 0;
-    int rc = stack ? 0 : -1;
+    int rc = walk_room(&stack, &stack_cap, 0, 1);
     for (size_t r = 0; r < nroots && rc == 0; r++) {
         size_t sp = 0;
         stack[sp++] = (walk_frame){roots[r], 0};
@@ -518,7 +557,10 @@ static int walk(tk_xray_stacks *s, const uint32_t *roots, size_t nroots, uint32_
                                       total_of(x, 0), self_of(s, x)};
             if (fn(ctx, &sp_) != 0)
                 rc = 1;
-            for (uint32_t c = 0; c < x->ncallees && sp < s->n; c++)
+            uint32_t nc = x->ncallees; /* x stays valid: fn adds no node */
+            if (rc == 0 && walk_room(&stack, &stack_cap, sp, nc) != 0)
+                rc = -1;
+            for (uint32_t c = 0; rc == 0 && c < nc && sp < s->n; c++)
                 stack[sp++] = (walk_frame){x->callees[c], f.depth + 1};
         }
     }
@@ -591,8 +633,8 @@ static int each_thread(tk_xray_stacks *s, thread_fn fn, void *ctx)
     size_t nt = tk_densemap_keys(&s->order, tids);
     int rc = 0;
     for (size_t k = 0; k < nt && rc == 0; k++) {
-        const thread *t = tk_map_u64(&s->threads, tids[k]); /* exists: it is in order */
-        rc = t ? fn(ctx, tids[k], t->roots, t->nroots) : -1;
+        thread *t = tk_map_u64(&s->threads, tids[k]); /* exists: it is in order */
+        rc = t ? fn(ctx, tids[k], tk_xs_roots(t), t->nroots) : -1;
     }
     free(tids);
     return rc;
