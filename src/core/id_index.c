@@ -1,4 +1,4 @@
-/* Thread ids to indexes (index.h). */
+/* Thread ids to indexes (id_index.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,4 +105,11 @@ int64_t tk_id_index_get(tk_id_index *x, uint64_t key, int *added)
     x->keys[x->n] = key;
     *added = 1;
     return (int64_t)x->n++;
+}
+
+int64_t tk_id_index_find(const tk_id_index *x, uint64_t key)
+{
+    if (key < x->ndirect && x->direct[key])
+        return (int64_t)x->direct[key] - 1;
+    return find_slot(x, key);
 }

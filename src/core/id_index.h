@@ -36,5 +36,7 @@ void tk_id_index_free(tk_id_index *x);
 /* The index of `key`, the next one (x->n before the call) when new, which
  * *added says; -1 when out of memory (nothing added). */
 int64_t tk_id_index_get(tk_id_index *x, uint64_t key, int *added);
+/* The index of `key`, or -1 when it has none. */
+int64_t tk_id_index_find(const tk_id_index *x, uint64_t key);
 
 #endif

@@ -78,24 +78,30 @@ static const tk_xq_name *name_of(tk_xq *x, int32_t func)
     return slot;
 }
 
+/* Open call i of `t` (i < t->depth, or the one being pushed). */
+static tk_xq_frame *frame(tk_xq_thread *t, uint32_t i)
+{
+    return i ? &t->more[i - 1] : &t->first;
+}
+
 /* The row of the innermost open call of `t`, ending at `end` (TSC). */
 static tk_status close_call(tk_xq *x, tk_xq_thread *t, uint32_t tid, uint64_t end,
                             int unfinished, tk_error *err)
 {
-    uint32_t i = --t->calls.depth;
-    const tk_xq_frame *f = &t->frames[i];
-    uint64_t start = t->calls.tscs[i];
+    uint32_t i = --t->depth;
+    const tk_xq_frame *f = frame(t, i);
+    uint64_t start = f->tsc;
     int64_t s = tk_xq_ns(x, start), dur = tk_xq_ns(x, end) - s;
-    const tk_xq_name *name = name_of(x, t->calls.funcs[i]);
+    const tk_xq_name *name = name_of(x, f->func);
     if (!name)
         return oom(err);
     tk_pq_writer *w = tk_pq_table_writer(x->calls);
     tk_pq_put_u64(w, C_CALL_ID, f->call_id);
     if (i)
-        tk_pq_put_u64(w, C_PARENT, t->frames[i - 1].call_id);
+        tk_pq_put_u64(w, C_PARENT, frame(t, i - 1)->call_id);
     tk_pq_put_u64(w, C_THREAD, tid);
     tk_pq_put_u64(w, C_PID, f->pid);
-    tk_pq_put_i64(w, C_FUNC_ID, t->calls.funcs[i]);
+    tk_pq_put_i64(w, C_FUNC_ID, f->func);
     tk_pq_put_bytes(w, C_FUNCTION, name->s, name->n);
     tk_pq_put_u64(w, C_DEPTH, i);
     tk_pq_put_i64(w, C_START_NS, s);
@@ -111,19 +117,24 @@ static tk_status close_call(tk_xq *x, tk_xq_thread *t, uint32_t tid, uint64_t en
         tk_pq_put_bytes(w, C_ARGS, a, n);
     }
     if (i)
-        t->frames[i - 1].child_ns += (uint64_t)dur;
+        frame(t, i - 1)->child_ns += (uint64_t)dur;
     return tk_pq_table_row_end(x->calls, err);
 }
 
-/* Room for one more frame and `nargs` more arguments. */
-static int reserve(tk_xq_thread *t, uint32_t at, uint32_t nargs)
+/* Room for frame `d` and `nargs` more arguments. */
+static int reserve(tk_xq_thread *t, uint32_t d, uint32_t at, uint32_t nargs)
 {
-    if (t->calls.cap > t->frames_cap) {
-        tk_xq_frame *f = realloc(t->frames, t->calls.cap * sizeof *f);
+    if (d == UINT32_MAX)
+        return -1;
+    if (d > t->more_cap) {
+        uint32_t cap = t->more_cap ? t->more_cap * 2 : 2;
+        if (cap <= t->more_cap)
+            return -1;
+        tk_xq_frame *f = realloc(t->more, (size_t)cap * sizeof *f);
         if (!f)
             return -1;
-        t->frames = f;
-        t->frames_cap = t->calls.cap;
+        t->more = f;
+        t->more_cap = cap;
     }
     if (nargs > UINT32_MAX - at)
         return -1;
@@ -143,16 +154,32 @@ static int reserve(tk_xq_thread *t, uint32_t at, uint32_t nargs)
 static tk_status enter(tk_xq_thread *t, const tk_xray_record *r, uint64_t index,
                        tk_error *err)
 {
-    uint32_t d = t->calls.depth;
-    uint32_t at = d ? t->frames[d - 1].args_at + t->frames[d - 1].nargs : 0;
-    if (tk_xr_calls_push(&t->calls, r->func_id, 1, r->tsc) != 0 ||
-        reserve(t, at, r->nargs) != 0)
+    uint32_t d = t->depth;
+    uint32_t at = d ? frame(t, d - 1)->args_at + frame(t, d - 1)->nargs : 0;
+    if (reserve(t, d, at, r->nargs) != 0)
         return oom(err);
     if (r->nargs)
         memcpy(t->args + at, r->args, r->nargs * sizeof *r->args);
-    t->frames[d] = (tk_xq_frame){.call_id = index, .pid = r->pid, .args_at = at,
-                                 .nargs = r->nargs};
+    *frame(t, d) = (tk_xq_frame){.call_id = index, .tsc = r->tsc, .func = r->func_id,
+                                 .pid = r->pid, .args_at = at, .nargs = r->nargs};
+    t->depth = d + 1;
     return TK_OK;
+}
+
+/* Where an exit of `func` returns to, as tk_xr_calls_exit says (< 0:
+ * nothing closes). */
+static long exit_at(tk_xq_thread *t, int32_t func, int deduce)
+{
+    if (t->depth == 0)
+        return -1;
+    uint32_t from = t->depth - 1;
+    if (frame(t, from)->func == func)
+        return from;
+    if (!deduce)
+        return -1;
+    while (from > 0 && frame(t, from - 1)->func != func)
+        from--;
+    return from == 0 ? -1 : (long)from - 1;
 }
 
 static tk_xq_thread *thread_of(tk_xq *x, uint32_t tid)
@@ -176,8 +203,8 @@ tk_status tk_xq_call_record(tk_xq *x, const tk_xray_record *r, uint64_t index, t
         return TK_OK; /* in the thread's past: account skips it too */
     if (r->kind == TK_XRAY_ENTER || r->kind == TK_XRAY_ENTER_ARG)
         return enter(t, r, index, err);
-    long at = tk_xr_calls_exit(&t->calls, r->func_id, x->deduce);
-    while (at >= 0 && t->calls.depth > (uint32_t)at)
+    long at = exit_at(t, r->func_id, x->deduce);
+    while (at >= 0 && t->depth > (uint32_t)at)
         if (close_call(x, t, r->tid, r->tsc, 0, err) != TK_OK)
             return err->status;
     return TK_OK; /* an exit that matches no open call closes nothing */
@@ -187,7 +214,7 @@ tk_status tk_xq_calls_end(tk_xq *x, tk_error *err)
 {
     for (size_t i = 0; i < x->threads.n; i++) {
         tk_xq_thread *t = tk_map_value(&x->threads, i);
-        while (t->calls.depth > 0)
+        while (t->depth > 0)
             if (close_call(x, t, (uint32_t)x->threads.ukeys[i], t->clock.max, 1, err) != TK_OK)
                 return err->status;
     }
@@ -198,8 +225,7 @@ void tk_xq_free(tk_xq *x)
 {
     for (size_t i = 0; i < x->threads.n; i++) {
         tk_xq_thread *t = tk_map_value(&x->threads, i);
-        tk_xr_calls_free(&t->calls);
-        free(t->frames);
+        free(t->more);
         free(t->args);
     }
     tk_map_free(&x->threads);

@@ -11,25 +11,28 @@
 #include "xray/perfetto_int.h"
 #include "xray/xray_int.h"
 
-/* What a call keeps while it is open, beside its function and entry TSC
- * in tk_xr_calls (same position). */
+/* What a call keeps while it is open. */
 typedef struct tk_xq_frame {
     uint64_t call_id;  /* its entry record's index */
     uint64_t child_ns; /* the durations of its direct callees so far */
+    uint64_t tsc;      /* its entry */
+    int32_t func;
     uint32_t pid;
     uint32_t args_at;  /* its arguments: args[args_at, args_at + nargs) */
     uint32_t nargs;
 } tk_xq_frame;
 
 /* A thread (keyed by tid, as account keys them): its clock, its open
- * calls and their arguments, a stack. */
+ * calls (matched as tk_xr_calls matches them) and their arguments, a
+ * stack. The outermost call is held inline, the others in `more` (call i
+ * at more[i - 1]), so a thread of one call allocates nothing: threads can
+ * be millions. */
 typedef struct tk_xq_thread {
     tk_xr_clock clock;
-    tk_xr_calls calls;   /* with entry TSCs */
-    tk_xq_frame *frames; /* frames[i] goes with calls.funcs[i] */
-    uint32_t frames_cap;
+    tk_xq_frame first;
+    tk_xq_frame *more;
     uint64_t *args;
-    uint32_t nargs, args_cap;
+    uint32_t depth, more_cap, args_cap;
 } tk_xq_thread;
 
 /* A function's name, copied once. */

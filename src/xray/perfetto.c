@@ -3,7 +3,7 @@
  * an instant per custom or typed event. docs/formats/xray.md, "Perfetto
  * timeline", says what is shown and why.
  *
- * Calls are matched as account matches them (tk_xr_calls, tk_xr_clock);
+ * Calls are matched as account matches them (tk_xr_calls_exit, tk_xr_clock);
  * records come in runs per thread, so the thread of the last record is
  * cached, and a function's interned name by its id (perfetto_names.c): a
  * call costs a clock check, a push or pop and one encoder call. */
@@ -20,13 +20,17 @@
 
 /* One thread of the trace: its sequence (one writer per thread, as
  * Perfetto models it: records of different threads are not in time order
- * in FDR files, each thread's are) and its open calls. */
+ * in FDR files, each thread's are; its default track is the thread's) and
+ * its open calls: the first inline, the others in `more` (more[0] is their
+ * capacity, call i is more[i]), so a thread of one call allocates nothing
+ * (48 bytes; threads can be millions). */
 typedef struct xthread {
     tk_perfetto_seq *seq;
-    uint64_t track;   /* the thread track's uuid */
     uint64_t last_ns; /* the last timestamp written on seq */
     tk_xr_clock clock;
-    tk_xr_calls calls;
+    int32_t *more;
+    int32_t first;
+    uint32_t depth;
 } xthread;
 
 /* The threads in order of first record (the order open calls close in),
@@ -43,6 +47,8 @@ typedef struct exporter {
     int deduce;
     xthreads threads;
     uint64_t last_key;
+    uint64_t pid0;  /* the first record's pid << 32 */
+    int have_pid0;
     xthread *last;  /* the thread of last_key (NULL: none cached) */
     tk_map procs;   /* pid -> uint64_t process track uuid */
     uint32_t proc_pid; /* the pid last looked up there, and its track */
@@ -104,9 +110,9 @@ static tk_status thread_new(exporter *e, xthread *t, uint32_t pid, uint32_t tid,
         return err->status;
     char name[24];
     thread_name(name, tid);
-    t->track = e->next_uuid++;
-    tk_perfetto_seq_default_track(t->seq, t->track); /* events leave it out */
-    return tk_perfetto_thread_track(t->seq, t->track, parent, (int32_t)pid, tid, name, err);
+    uint64_t track = e->next_uuid++;
+    tk_perfetto_seq_default_track(t->seq, track); /* events leave it out */
+    return tk_perfetto_thread_track(t->seq, track, parent, (int32_t)pid, tid, name, err);
 }
 
 /* The thread of `key`, added (zeroed) when new: *added says so. NULL when
@@ -129,9 +135,21 @@ static xthread *threads_get(xthreads *t, uint64_t key, int *added)
     return &t->v[i];
 }
 
+/* A thread's key: pid << 32 | tid, with the first pid seen taken as 0, so
+ * that the threads of one process are small keys (the index's direct table,
+ * 4 bytes a thread, where a hashed key costs 24). */
+static uint64_t thread_key(exporter *e, const tk_xray_record *r)
+{
+    if (!e->have_pid0) {
+        e->pid0 = (uint64_t)r->pid << 32;
+        e->have_pid0 = 1;
+    }
+    return ((uint64_t)r->pid << 32 | r->tid) ^ e->pid0;
+}
+
 static xthread *thread_of(exporter *e, const tk_xray_record *r, tk_error *err)
 {
-    uint64_t key = (uint64_t)r->pid << 32 | r->tid;
+    uint64_t key = thread_key(e, r);
     if (e->last && e->last_key == key)
         return e->last;
     int added;
@@ -157,12 +175,53 @@ static uint64_t stamp(exporter *e, xthread *t, uint64_t tsc)
     return t->last_ns = ns;
 }
 
+/* Open call i of t (i < t->depth). */
+static int32_t call_at(const xthread *t, uint32_t i) { return i ? t->more[i] : t->first; }
+
+/* -1 when out of memory. */
+static int push(xthread *t, int32_t func)
+{
+    if (t->depth == 0) {
+        t->first = func;
+    } else {
+        if (!t->more || t->depth > (uint32_t)t->more[0]) {
+            uint32_t cap = t->more ? 2 * (uint32_t)t->more[0] : 3;
+            if (cap > INT32_MAX / 2)
+                return -1;
+            int32_t *m = realloc(t->more, ((size_t)cap + 1) * sizeof *m);
+            if (!m)
+                return -1;
+            m[0] = (int32_t)cap;
+            t->more = m;
+        }
+        t->more[t->depth] = func;
+    }
+    t->depth++;
+    return 0;
+}
+
+/* Where an exit of `func` returns to (tk_xr_calls_exit's answer; < 0:
+ * nothing closes). */
+static long exit_at(const xthread *t, int32_t func, int deduce)
+{
+    if (t->depth == 0)
+        return -1;
+    uint32_t from = t->depth - 1;
+    if (call_at(t, from) == func)
+        return from;
+    if (!deduce)
+        return -1;
+    while (from > 0 && call_at(t, from - 1) != func)
+        from--;
+    return from == 0 ? -1 : (long)from - 1;
+}
+
 static tk_status enter(exporter *e, xthread *t, const tk_xray_record *r, uint64_t ts,
                        tk_error *err)
 {
-    if (tk_xr_calls_push(&t->calls, r->func_id, 0, 0) != 0)
+    if (push(t, r->func_id) != 0)
         return oom(err);
-    tk_perfetto_event ev = {.ts = ts, .track = t->track};
+    tk_perfetto_event ev = {.ts = ts, .track = tk_perfetto_seq_track(t->seq)};
     if (!(ev.name = tk_xp_func_name(&e->names, r->func_id, err)))
         return err->status;
     if (r->nargs) { /* ENTER_ARG: "arg0", "arg1", ... as annotations */
@@ -188,10 +247,10 @@ static tk_status enter(exporter *e, xthread *t, const tk_xray_record *r, uint64_
 /* An exit closes what account's does (nothing when it matches no call). */
 static tk_status leave(exporter *e, xthread *t, int32_t func, uint64_t ts, tk_error *err)
 {
-    long at = tk_xr_calls_exit(&t->calls, func, e->deduce);
-    while (at >= 0 && t->calls.depth > (uint32_t)at) {
-        t->calls.depth--;
-        if (tk_perfetto_end(t->seq, ts, t->track, err) != TK_OK)
+    long at = exit_at(t, func, e->deduce);
+    while (at >= 0 && t->depth > (uint32_t)at) {
+        t->depth--;
+        if (tk_perfetto_end(t->seq, ts, tk_perfetto_seq_track(t->seq), err) != TK_OK)
             return err->status;
     }
     return TK_OK;
@@ -220,8 +279,8 @@ static tk_status event(exporter *e, xthread *t, const tk_xray_record *r, tk_erro
     tk_perfetto_arg data = {.name = e->names.data, .type = TK_PERFETTO_ARG_STR};
     data.v.s.p = e->hex;
     data.v.s.n = 2 * n;
-    tk_perfetto_event ev = {.ts = stamp(e, t, r->tsc), .track = t->track, .args = &data,
-                            .nargs = 1};
+    tk_perfetto_event ev = {.ts = stamp(e, t, r->tsc), .track = tk_perfetto_seq_track(t->seq),
+                            .args = &data, .nargs = 1};
     ev.name = r->kind == TK_XRAY_TYPED_EVENT
                   ? tk_xp_typed_name(&e->names, r->event_type, err)
                   : e->names.custom;
@@ -250,8 +309,9 @@ static tk_status close_open(exporter *e, tk_error *err)
 {
     for (size_t i = 0; i < e->threads.index.n; i++) {
         xthread *t = &e->threads.v[i];
-        for (; t->calls.depth > 0; t->calls.depth--)
-            if (tk_perfetto_end(t->seq, t->last_ns, t->track, err) != TK_OK)
+        for (; t->depth > 0; t->depth--)
+            if (tk_perfetto_end(t->seq, t->last_ns, tk_perfetto_seq_track(t->seq), err) !=
+                TK_OK)
                 return err->status;
     }
     return TK_OK;
@@ -272,7 +332,7 @@ static tk_status run(exporter *e, tk_xray_reader *r, tk_error *err)
 static void exporter_free(exporter *e)
 {
     for (size_t i = 0; i < e->threads.index.n; i++)
-        tk_xr_calls_free(&e->threads.v[i].calls);
+        free(e->threads.v[i].more);
     free(e->threads.v);
     tk_id_index_free(&e->threads.index);
     tk_map_free(&e->procs);

@@ -59,9 +59,10 @@ uint64_t tk_xp_func_name_slow(tk_xp_names *n, int32_t func, tk_error *err)
     uint64_t *slot = func_slot(n, (uint32_t)func);
     if (!slot)
         return oom(err);
-    if (!*slot) {
+    if (!*slot) { /* "#<id>" without a map: new, as ids are cached, and no other name */
         const char *s = tk_xray_map_name(n->map, func);
-        *slot = tk_perfetto_name(n->p, s, strlen(s), err);
+        *slot = n->map ? tk_perfetto_name(n->p, s, strlen(s), err)
+                       : tk_perfetto_name_new(n->p, s, strlen(s), err);
     }
     return *slot;
 }

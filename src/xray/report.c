@@ -6,7 +6,7 @@
 #include <tracekit/xray_account.h>
 #include <tracekit/xray_map.h>
 
-#include "core/hashmap.h"
+#include "core/id_index.h"
 #include "xray/xray_int.h"
 
 #define TOP_FUNCTIONS 10
@@ -21,6 +21,17 @@ static void seconds(tk_sink *s, const char *key, uint64_t ticks, uint64_t freq)
         tk_sink_null(s, key);
 }
 
+/* Count the thread of `key` (records come in runs per thread: the last
+ * one is remembered). 0 when out of memory. */
+static int note_thread(tk_id_index *threads, uint64_t *last, uint64_t key)
+{
+    int added;
+    if (tk_id_index_get(threads, key, &added) < 0)
+        return 0;
+    *last = key;
+    return 1;
+}
+
 tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *err)
 {
     tk_xray_reader *r = tk_xr_open(in, o, err);
@@ -32,9 +43,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         return err->status;
     }
     tk_xray_account *a = tk_xray_account_new(NULL, err);
-    tk_map threads;
-    tk_map_init(&threads, 1);
-    uint64_t records = 0, unmatched = 0, past = 0, tmin = UINT64_MAX, tmax = 0;
+    tk_id_index threads = {0}; /* pid << 32 | tid, counted */
+    uint64_t last_thread = UINT64_MAX, records = 0, unmatched = 0, past = 0, tmin = UINT64_MAX, tmax = 0;
     tk_status st = TK_OK;
     tk_xray_record rec;
     int rc = 0;
@@ -47,7 +57,8 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         int f = tk_xray_account_add(a, &rec, err);
         if (f < 0)
             st = err->status;
-        else if (!tk_map_u64(&threads, (uint64_t)rec.pid << 32 | rec.tid))
+        else if (((uint64_t)rec.pid << 32 | rec.tid) != last_thread &&
+                 !note_thread(&threads, &last_thread, (uint64_t)rec.pid << 32 | rec.tid))
             st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
         unmatched += f > 0 && f != TK_XRAY_ACCOUNT_TSC_BACK;
         past += f == TK_XRAY_ACCOUNT_TSC_BACK; /* skipped, as account -k does */
@@ -88,7 +99,7 @@ tk_status tk_xr_report(tk_input *in, const tk_options *o, tk_sink *s, tk_error *
         tk_sink_object_end(s);
     }
     free(rows);
-    tk_map_free(&threads);
+    tk_id_index_free(&threads);
     tk_xray_account_free(a);
     tk_xray_map_free(map);
     tk_xray_reader_free(r);

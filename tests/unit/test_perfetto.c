@@ -16,6 +16,7 @@
 #include "core/id_index.h"
 #include "export/perfetto/pb.h"
 #include "export/perfetto/perfetto.h"
+#include "export/perfetto/perfetto_int.h"
 
 /* ---------------------------------------------------------- the walker */
 
@@ -417,6 +418,37 @@ static void test_index(void **state)
     tk_id_index_free(&x);
 }
 
+/* Interned names: one id per string however the table grows, new names
+ * (tk_perfetto_name_new) numbered in turn and never found by a lookup,
+ * every string kept as given. */
+static void test_intern(void **state)
+{
+    (void)state;
+    tk_error err;
+    tk_perfetto *p = tk_perfetto_new(stdout, &err);
+    char s[32];
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 5000; i++) { /* past several rehashes */
+            int n = snprintf(s, sizeof s, "name %d", i);
+            uint64_t want = (uint64_t)(i < 2500 ? i + 1 : i + 2);
+            if (i == 2500 && round == 0) /* a new name in the middle: id 2501 */
+                assert_int_equal(tk_perfetto_name_new(p, "#7", 2, &err), 2501);
+            assert_int_equal(tk_perfetto_name(p, s, (size_t)n, &err), want);
+        }
+    assert_int_equal(tk_perfetto_name(p, "#7", 2, &err), 5002); /* not hashed */
+    assert_int_equal(tk_perfetto_name(p, "", 0, &err), 5003);
+    assert_int_equal(tk_perfetto_name(p, NULL, 0, &err), 5003);
+    assert_int_equal(tk_perfetto_arg_name(p, "name 3", 6, &err), 1); /* own table */
+    size_t n;
+    assert_string_equal(tk_pf_interned(p, TK_PF_NAMES, 2501, &n), "#7");
+    assert_int_equal(n, 2);
+    assert_string_equal(tk_pf_interned(p, TK_PF_NAMES, 5000, &n), "name 4998");
+    assert_int_equal(n, 9);
+    assert_int_equal(tk_pf_interned(p, TK_PF_NAMES, 5003, &n)[0], '\0');
+    assert_int_equal(n, 0);
+    tk_perfetto_free(p);
+}
+
 /* A write that fails is TK_EIO with the system's reason. */
 static void test_write_error(void **state)
 {
@@ -448,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_write_error),
         cmocka_unit_test(test_plain_path_same_bytes),
         cmocka_unit_test(test_index),
+        cmocka_unit_test(test_intern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -515,6 +515,60 @@ static void test_keep_going(void **state)
  * statistic that is 0 everywhere (llvm-xray divides 0 by 0 and crashes)
  * gives the lightest colour. Events, tail exits and entries with
  * arguments; function 0 is the root's id. */
+/* Statistics of vertex `func` (or of edge from -> func when from >= 0),
+ * looked up by id. */
+static tk_xray_graph_stats stats_of(const tk_xray_graph *g, int32_t from, int32_t func)
+{
+    tk_xray_graph_stats st;
+    memset(&st, 0, sizeof st);
+    int32_t f, t;
+    for (size_t i = 0; from < 0 && i < tk_xray_graph_vertices(g); i++)
+        if (tk_xray_graph_vertex(g, i, &t, &st) == 0 && t == func)
+            return st;
+    for (size_t i = 0; from >= 0 && i < tk_xray_graph_edges(g); i++)
+        if (tk_xray_graph_edge(g, i, &f, &t, &st) == 0 && f == from && t == func)
+            return st;
+    fail_msg("no %d -> %d", from, func);
+    return st;
+}
+
+static void check_stats(tk_xray_graph_stats st, uint64_t count, double min, double med,
+                        double p90, double p99, double max, double sum)
+{
+    assert_int_equal(st.count, count);
+    assert_true(st.min == min && st.med == med && st.p90 == p90 && st.p99 == p99);
+    assert_true(st.max == max && st.sum == sum);
+}
+
+/* An edge called once keeps its duration in place of a timings list, and
+ * the first calls are kept where med and p90 go until the orders are
+ * fixed: a vertex over a single call and a multiple-call in-edge, and a
+ * second thread fed last but earlier in time (the orders then need their
+ * sorts). */
+static void test_single_calls(void **state)
+{
+    (void)state;
+    static const r recs[] = {{'E', 1, 10, 1},  {'E', 2, 20, 1},  {'X', 2, 30, 1},
+                             {'E', 2, 40, 1},  {'X', 2, 60, 1},  {'E', 2, 70, 1},
+                             {'X', 2, 100, 1}, {'X', 1, 110, 1}, {'E', 2, 200, 1},
+                             {'X', 2, 300, 1}, {'E', 3, 5, 2},   {'X', 3, 6, 2},
+                             {'E', 4, 7, 2}};
+    for (size_t n = N(recs) - 3; n <= N(recs); n += 3) { /* one thread, two */
+        tk_xray_graph *g = build(recs, n, 0, 0);
+        check_stats(stats_of(g, -1, 2), 4, 10, 30, 100, 100, 100, 160);
+        check_stats(stats_of(g, 0, 2), 1, 100, 100, 100, 100, 100, 100);
+        check_stats(stats_of(g, 1, 2), 3, 10, 20, 30, 30, 30, 60);
+        check_stats(stats_of(g, -1, 1), 1, 100, 100, 100, 100, 100, 100);
+        assert_int_equal(tk_xray_graph_vertices(g), n == N(recs) ? 4 : 2);
+        assert_int_equal(tk_xray_graph_edges(g), n == N(recs) ? 4 : 3);
+        if (n == N(recs)) {
+            check_stats(stats_of(g, 0, 3), 1, 1, 1, 1, 1, 1, 1);
+            check_stats(stats_of(g, -1, 4), 0, 0, 0, 0, 0, 0, 0); /* never returned */
+        }
+        tk_xray_graph_free(g);
+    }
+}
+
 static void test_unfinished_and_events(void **state)
 {
     (void)state;
@@ -665,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_diff),
         cmocka_unit_test(test_deduce_sibling_calls),
         cmocka_unit_test(test_keep_going),
+        cmocka_unit_test(test_single_calls),
         cmocka_unit_test(test_unfinished_and_events),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_colors_and_stats),

@@ -47,8 +47,7 @@ tk_perfetto *tk_perfetto_new(FILE *out, tk_error *err)
         return NULL;
     }
     p->out = out;
-    for (int k = 0; k < TK_PF_KINDS; k++)
-        tk_map_init(&p->strings[k], 1);
+    p->gen = 1;
     return p;
 }
 
@@ -62,7 +61,7 @@ void tk_perfetto_free(tk_perfetto *p)
         free(p->blocks[b]);
     free(p->blocks);
     for (int k = 0; k < TK_PF_KINDS; k++)
-        tk_map_free(&p->strings[k]);
+        tk_pf_table_free(&p->strings[k]);
     tk_pb_free(&p->buf);
     free(p);
 }
@@ -123,9 +122,16 @@ void tk_perfetto_seq_default_track(tk_perfetto_seq *s, uint64_t track)
     s->default_track = track;
 }
 
+uint64_t tk_perfetto_seq_track(const tk_perfetto_seq *s) { return s->default_track; }
+
 uint64_t tk_perfetto_name(tk_perfetto *p, const char *s, size_t n, tk_error *err)
 {
     return tk_pf_intern(p, TK_PF_NAMES, s, n, err);
+}
+
+uint64_t tk_perfetto_name_new(tk_perfetto *p, const char *s, size_t n, tk_error *err)
+{
+    return tk_pf_intern_new(p, TK_PF_NAMES, s, n, err);
 }
 
 uint64_t tk_perfetto_category(tk_perfetto *p, const char *s, size_t n, tk_error *err)
@@ -165,43 +171,72 @@ static tk_status packet_close(tk_perfetto_seq *s, size_t at, tk_error *err)
 
 /* Start the sequence's incremental state over at `ts`: one packet that
  * clears it and sets the defaults (the incremental clock, the default
- * track), one with the ClockSnapshot tying that clock to BOOTTIME. */
+ * track), one with the ClockSnapshot tying that clock to BOOTTIME. Written
+ * straight into the buffer, lengths computed up front (the bytes
+ * tk_pb_open/close would write: every length here is below 128): a trace
+ * of a million threads starts a million sequences. */
 static tk_status clear_state(tk_perfetto_seq *s, uint64_t ts, tk_error *err)
 {
-    tk_pb *b = &s->p->buf;
+    tk_perfetto *p = s->p;
     tk_pf_forget(s);
-    size_t at = packet_open(s);
-    tk_pb_uint(b, F_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
-    size_t d = tk_pb_open(b, F_PACKET_DEFAULTS);
-    tk_pb_uint(b, F_TIMESTAMP_CLOCK_ID, CLOCK_INCREMENTAL);
-    if (s->default_track) {
-        size_t t = tk_pb_open(b, 11); /* track_event_defaults */
-        tk_pb_uint(b, 11, s->default_track);
-        tk_pb_close(b, t);
+    size_t vid = tk_pb_varint_size(s->id), vts = tk_pb_varint_size(ts);
+    uint64_t track = s->default_track;
+    size_t tdef = track ? 2 + 1 + tk_pb_varint_size(track) : 0; /* track_event_defaults */
+    size_t defs = 3 + tdef, body1 = 1 + vid + 2 + 3 + defs;
+    size_t c1 = 2 + 1 + vts, c2 = 2 + 1 + vts + 2, cs = 2 + c1 + 2 + c2;
+    size_t body2 = 1 + vid + 2 + 1 + vts + 3 + 2 + cs;
+    if (tk_pb_room(&p->buf, 2 + body1 + 2 + body2) != 0)
+        return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+    uint8_t *o = p->buf.p;
+    size_t k = p->buf.len;
+    o[k++] = F_TRACE_PACKET << 3 | TK_PB_LEN;
+    o[k++] = (uint8_t)body1;
+    o[k++] = F_SEQUENCE_ID << 3;
+    tk_pb_raw_varint(o, &k, s->id);
+    o[k++] = F_SEQUENCE_FLAGS << 3;
+    o[k++] = SEQ_INCREMENTAL_STATE_CLEARED;
+    tk_pb_raw_varint(o, &k, F_PACKET_DEFAULTS << 3 | TK_PB_LEN);
+    o[k++] = (uint8_t)defs;
+    tk_pb_raw_varint(o, &k, F_TIMESTAMP_CLOCK_ID << 3);
+    o[k++] = CLOCK_INCREMENTAL;
+    if (track) {
+        o[k++] = 11 << 3 | TK_PB_LEN; /* track_event_defaults */
+        o[k++] = (uint8_t)(tdef - 2);
+        o[k++] = 11 << 3; /* its track_uuid */
+        tk_pb_raw_varint(o, &k, track);
     }
-    tk_pb_close(b, d);
-    if (packet_close(s, at, err) != TK_OK)
-        return err->status;
 
-    at = packet_open(s);
-    tk_pb_uint(b, F_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-    tk_pb_uint(b, F_TIMESTAMP, ts);
-    tk_pb_uint(b, F_TIMESTAMP_CLOCK_ID, CLOCK_BOOTTIME);
-    size_t cs = tk_pb_open(b, F_CLOCK_SNAPSHOT);
-    size_t c = tk_pb_open(b, 1);
-    tk_pb_uint(b, 1, CLOCK_BOOTTIME);
-    tk_pb_uint(b, 2, ts);
-    tk_pb_close(b, c);
-    c = tk_pb_open(b, 1);
-    tk_pb_uint(b, 1, CLOCK_INCREMENTAL);
-    tk_pb_uint(b, 2, ts);
-    tk_pb_uint(b, 3, 1); /* is_incremental */
-    tk_pb_close(b, c);
-    tk_pb_close(b, cs);
-    s->started = 1;
-    s->gen = s->p->gen;
+    o[k++] = F_TRACE_PACKET << 3 | TK_PB_LEN;
+    o[k++] = (uint8_t)body2;
+    o[k++] = F_SEQUENCE_ID << 3;
+    tk_pb_raw_varint(o, &k, s->id);
+    o[k++] = F_SEQUENCE_FLAGS << 3;
+    o[k++] = SEQ_NEEDS_INCREMENTAL_STATE;
+    o[k++] = F_TIMESTAMP << 3;
+    tk_pb_raw_varint(o, &k, ts);
+    tk_pb_raw_varint(o, &k, F_TIMESTAMP_CLOCK_ID << 3);
+    o[k++] = CLOCK_BOOTTIME;
+    o[k++] = F_CLOCK_SNAPSHOT << 3 | TK_PB_LEN;
+    o[k++] = (uint8_t)cs;
+    o[k++] = 1 << 3 | TK_PB_LEN; /* clocks: BOOTTIME at ts */
+    o[k++] = (uint8_t)c1;
+    o[k++] = 1 << 3;
+    o[k++] = CLOCK_BOOTTIME;
+    o[k++] = 2 << 3;
+    tk_pb_raw_varint(o, &k, ts);
+    o[k++] = 1 << 3 | TK_PB_LEN; /* the incremental clock at ts */
+    o[k++] = (uint8_t)c2;
+    o[k++] = 1 << 3;
+    o[k++] = CLOCK_INCREMENTAL;
+    o[k++] = 2 << 3;
+    tk_pb_raw_varint(o, &k, ts);
+    o[k++] = 3 << 3; /* is_incremental */
+    o[k++] = 1;
+    p->buf.len = k;
+    p->packets += 2;
+    s->gen = p->gen;
     s->last_ts = ts;
-    return packet_close(s, at, err);
+    return p->buf.len >= FLUSH_AT ? write_out(p, err) : TK_OK;
 }
 
 /* Every sequence starts over when all of them hold too many ids. */
@@ -209,7 +244,8 @@ static void check_budget(tk_perfetto *p)
 {
     if (p->used_total < TK_PERFETTO_INTERN_BUDGET)
         return;
-    p->gen++;
+    if (++p->gen == 0) /* 2^32 budgets spent: 0 means "not started" */
+        p->gen = 1;
     for (size_t i = 0; i < p->nseqs; i++)
         tk_pf_forget(tk_pf_seq(p, i));
     p->used_total = 0;
@@ -218,7 +254,7 @@ static void check_budget(tk_perfetto *p)
 /* Open a timed packet on `s` at `ts`: clears the state first when due. */
 static tk_status timed_open(tk_perfetto_seq *s, uint64_t ts, size_t *at, tk_error *err)
 {
-    if (s->started && ts < s->last_ts)
+    if (s->gen && ts < s->last_ts)
         return tk_error_set(err, TK_EUSAGE, TK_NO_OFFSET, TK_NO_RECORD,
                             "perfetto: time goes back on sequence %u (%llu after %llu)",
                             (unsigned)s->id, (unsigned long long)ts,
@@ -303,7 +339,7 @@ static void put_arg(tk_pb *b, const tk_perfetto_arg *a)
  * not going back, no interning budget spent, no state to clear? */
 static int plain_at(tk_perfetto_seq *s, uint64_t ts)
 {
-    return s->started && ts >= s->last_ts && s->p->used_total < TK_PERFETTO_INTERN_BUDGET &&
+    return ts >= s->last_ts && s->p->used_total < TK_PERFETTO_INTERN_BUDGET &&
            !tk_pf_must_clear(s);
 }
 

@@ -62,6 +62,8 @@ tk_perfetto_seq *tk_perfetto_seq_new(tk_perfetto *p, tk_error *err);
  * pass 0 as their track. Call before the first event on `s`. XRay's
  * sequence per thread sets its thread's track here. */
 void tk_perfetto_seq_default_track(tk_perfetto_seq *s, uint64_t track);
+/* That track (0: none). */
+uint64_t tk_perfetto_seq_track(const tk_perfetto_seq *s);
 
 /* ------------------------------------------------------------ interning */
 
@@ -69,6 +71,10 @@ void tk_perfetto_seq_default_track(tk_perfetto_seq *s, uint64_t track);
  * same for every sequence; 0 when out of memory (`err` filled). `s` is
  * copied; `n` is its length in bytes. */
 uint64_t tk_perfetto_name(tk_perfetto *p, const char *s, size_t n, tk_error *err);
+/* tk_perfetto_name for a name the caller knows is new and will not ask
+ * for again (one it makes from an id it caches, as XRay's "#<id>"): a new
+ * id without hashing the name. */
+uint64_t tk_perfetto_name_new(tk_perfetto *p, const char *s, size_t n, tk_error *err);
 uint64_t tk_perfetto_category(tk_perfetto *p, const char *s, size_t n, tk_error *err);
 uint64_t tk_perfetto_arg_name(tk_perfetto *p, const char *s, size_t n, tk_error *err);
 /* For annotation values that repeat (syscall names, region types). */

@@ -10,6 +10,21 @@
 /* The interning tables, and InternedData's field for each. */
 enum { TK_PF_NAMES, TK_PF_CATEGORIES, TK_PF_ARG_NAMES, TK_PF_STRINGS, TK_PF_KINDS };
 
+/* An interning table: the strings in one block, NUL-terminated one after
+ * another (no allocation per string: names can be millions), string i
+ * (iid i + 1) at off[i] up to off[i + 1]; a hashed index over them. A
+ * string added as new (tk_pf_intern_new) is marked TK_PF_UNHASHED in its
+ * offset and kept out of the index. */
+#define TK_PF_UNHASHED (1ull << 63)
+typedef struct tk_pf_table {
+    char *bytes;
+    size_t len, cap;
+    uint64_t *off;   /* n + 1 entries once there is one string */
+    size_t n, off_cap, hashed;
+    uint64_t *slots; /* the hash's high half and index + 1 (0: empty) */
+    size_t nslots;
+} tk_pf_table;
+
 /* A set of (kind, iid) keys: the first TK_PF_INLINE in `inl` (a thread's
  * sequence mostly defines one or two names: no allocation for them), then
  * open addressing, 0 = empty slot. */
@@ -26,19 +41,20 @@ struct tk_perfetto_seq {
     tk_perfetto *p;
     uint64_t last_ts;       /* on the incremental clock */
     uint64_t default_track; /* TrackEventDefaults' track, 0 = none */
-    uint64_t gen;           /* p->gen when the state was last cleared */
     tk_pf_idset used;       /* ids defined on this sequence since then */
+    uint32_t gen;           /* p->gen when the state was last cleared, 0:
+                               never (not started; p->gen is never 0) */
     uint32_t id;            /* trusted_packet_sequence_id */
-    int started;            /* incremental state written */
 };
 
 struct tk_perfetto {
     FILE *out;
     tk_pb buf;                     /* packets not yet written */
-    tk_map strings[TK_PF_KINDS];   /* string -> (index + 1 is its iid) */
+    tk_pf_table strings[TK_PF_KINDS]; /* string i has iid i + 1 */
     tk_perfetto_seq **blocks;      /* TK_PF_SEQ_BLOCK sequences each */
     size_t nseqs, blocks_cap;
-    uint64_t gen;                  /* bumped when every sequence must clear */
+    uint32_t gen;                  /* bumped when every sequence must clear
+                                      (from 1; 0 is a sequence not started) */
     uint64_t used_total;           /* ids in all sequences' sets */
     uint64_t packets;
 };
@@ -52,6 +68,10 @@ static inline tk_perfetto_seq *tk_pf_seq(const tk_perfetto *p, size_t i)
 
 /* The id of `s` in table `kind`; 0 with `err` filled on OOM. */
 uint64_t tk_pf_intern(tk_perfetto *p, int kind, const char *s, size_t n, tk_error *err);
+/* The same for a string the caller knows is not in the table and will not
+ * look up again (one it made from an id it caches): added, not hashed. */
+uint64_t tk_pf_intern_new(tk_perfetto *p, int kind, const char *s, size_t n, tk_error *err);
+void tk_pf_table_free(tk_pf_table *t);
 /* The string of id `iid` in table `kind` (iid valid). */
 const char *tk_pf_interned(const tk_perfetto *p, int kind, uint64_t iid, size_t *n);
 
@@ -91,7 +111,7 @@ void tk_pf_forget(tk_perfetto_seq *seq);
 /* Does `seq` have to clear its state before its next packet? */
 static inline int tk_pf_must_clear(const tk_perfetto_seq *seq)
 {
-    return !seq->started || seq->gen != seq->p->gen ||
+    return seq->gen != seq->p->gen ||
            seq->used.n >= TK_PERFETTO_SEQ_INTERN_MAX;
 }
 

@@ -12,6 +12,7 @@
 #include <tracekit/xray_account.h>
 
 #include "core/hashmap.h"
+#include "core/id_index.h"
 #include "core/strbuf.h"
 #include "xray/analysis/account_int.h"
 #include "xray/analysis/latency.h"
@@ -42,7 +43,9 @@ typedef struct depth {
 
 struct tk_xray_account {
     tk_xray_account_options opt;
-    tk_map threads;        /* tid -> thread_state */
+    tk_id_index tids;      /* tid -> index in threads */
+    thread_state *threads; /* by index: tids.n of them */
+    size_t threads_cap;
     tk_map recursion;      /* tid << 32 | func -> depth (recursive_calls_only) */
     uint32_t last_tid;
     thread_state *last;    /* state of last_tid (NULL: none cached) */
@@ -69,7 +72,6 @@ tk_xray_account *tk_xray_account_new(const tk_xray_account_options *o, tk_error 
     }
     if (o)
         a->opt = *o;
-    tk_map_init(&a->threads, sizeof(thread_state));
     tk_map_init(&a->recursion, sizeof(depth));
     tk_map_init(&a->other, sizeof(func_stats));
     tk_lat_pool_init(&a->pool, a->opt.memory_limit);
@@ -80,10 +82,8 @@ void tk_xray_account_free(tk_xray_account *a)
 {
     if (!a)
         return;
-    for (size_t i = 0; i < a->threads.n; i++) {
-        thread_state *t = tk_map_value(&a->threads, i);
-        tk_xr_calls_free(&t->calls);
-    }
+    for (size_t i = 0; i < a->tids.n; i++)
+        tk_xr_calls_free(&a->threads[i].calls);
     tk_map_free(&a->recursion);
     for (size_t i = 0; i < a->ndirect; i++)
         tk_lat_list_free(&a->pool, &a->direct[i].lat);
@@ -91,7 +91,8 @@ void tk_xray_account_free(tk_xray_account *a)
         tk_lat_list_free(&a->pool, &((func_stats *)tk_map_value(&a->other, i))->lat);
     tk_lat_pool_free(&a->pool);
     free(a->direct);
-    tk_map_free(&a->threads);
+    free(a->threads);
+    tk_id_index_free(&a->tids);
     tk_map_free(&a->other);
     free(a);
 }
@@ -162,6 +163,19 @@ static void leave(tk_xray_account *a, int32_t func)
 
 static uint64_t diff(uint64_t x, uint64_t y) { return x > y ? x - y : y - x; }
 
+/* The state of thread `tid`, zeroed when new; NULL when out of memory. */
+static thread_state *thread_of(tk_xray_account *a, uint32_t tid)
+{
+    int added;
+    int64_t i = tk_id_index_get(&a->tids, tid, &added);
+    if (i < 0)
+        return NULL;
+    void *v = a->threads;
+    int rc = tk_array_grow_zeroed(&v, &a->threads_cap, (size_t)i, sizeof *a->threads, 16);
+    a->threads = v;
+    return rc == 0 ? &a->threads[i] : NULL;
+}
+
 /* tk_xray_account_add without the error: -1 is out of memory. */
 static int add(tk_xray_account *a, const tk_xray_record *rec)
 {
@@ -169,8 +183,8 @@ static int add(tk_xray_account *a, const tk_xray_record *rec)
         return TK_XRAY_ACCOUNT_OK;
     thread_state *t = a->last;
     if (!t || a->last_tid != rec->tid) {
-        /* a new key may move the map's values: cache after the lookup */
-        t = tk_map_u64(&a->threads, rec->tid);
+        /* a new thread may move the array: cache after the lookup */
+        t = thread_of(a, rec->tid);
         if (!t)
             return -1;
         a->last = t;
@@ -216,14 +230,13 @@ int tk_xray_account_add(tk_xray_account *a, const tk_xray_record *rec, tk_error 
 size_t tk_xray_account_stack(const tk_xray_account *a, uint32_t tid,
                              int32_t *funcs, size_t cap)
 {
-    for (size_t i = 0; i < a->threads.n; i++)
-        if (a->threads.ukeys[i] == tid) {
-            const thread_state *t = tk_map_value(&a->threads, i);
-            for (size_t k = 0; k < t->calls.depth && k < cap; k++)
-                funcs[k] = t->calls.funcs[k];
-            return t->calls.depth;
-        }
-    return 0;
+    int64_t i = tk_id_index_find(&a->tids, tid);
+    if (i < 0)
+        return 0;
+    const thread_state *t = &a->threads[i];
+    for (size_t k = 0; k < t->calls.depth && k < cap; k++)
+        funcs[k] = t->calls.funcs[k];
+    return t->calls.depth;
 }
 
 const tk_xr_calls *tk_xa_last_calls(const tk_xray_account *a)
@@ -233,15 +246,15 @@ const tk_xr_calls *tk_xa_last_calls(const tk_xray_account *a)
 
 const tk_xr_calls *tk_xa_calls_of(const tk_xray_account *a, uint32_t tid)
 {
-    const thread_state *t = tk_map_find_u64(&a->threads, tid);
-    return t ? &t->calls : NULL;
+    int64_t i = tk_id_index_find(&a->tids, tid);
+    return i >= 0 ? &a->threads[i].calls : NULL;
 }
 
 size_t tk_xa_calling_threads(const tk_xray_account *a)
 {
     size_t n = 0; /* a stack grows on a thread's first matched entry only */
-    for (size_t i = 0; i < a->threads.n; i++)
-        n += ((const thread_state *)tk_map_value(&a->threads, i))->calls.cap > 0;
+    for (size_t i = 0; i < a->tids.n; i++)
+        n += a->threads[i].calls.cap > 0;
     return n;
 }
 

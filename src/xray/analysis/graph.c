@@ -13,7 +13,11 @@
  * 0 ticks or the durations add up to 2^53: then the events are first merged
  * in key order, llvm-xray's sorted order. Edges are ordered by their first
  * call in that order (the smallest key, then arrival) and vertices by the
- * key of their first entry. Memory: 24 bytes per call. */
+ * key of their first entry. Memory: 24 bytes per call; per function
+ * called once at top level (a vertex and an edge), about 128 at the peak:
+ * entries without copies of their keys, a single call's duration in its
+ * edge, the first calls kept where statistics go later, and the orders
+ * made one DenseMap at a time once the calls are gone. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +73,6 @@ void tk_xray_graph_free(tk_xray_graph *g)
     free(g->timings);
     free(g->vorder);
     free(g->eorder);
-    free(g->efirst);
     free(g);
 }
 
@@ -152,12 +155,11 @@ static int add(tk_xray_graph *g, const tk_xray_record *r)
             if (!v)
                 return -1;
             if (g->vertices.n > before) {
-                v->func = r->func_id;
-                v->first_key = key;
-                v->first_seq = seq;
-            } else if (key < v->first_key) { /* another thread was earlier */
-                v->first_key = key;
-                v->first_seq = seq;
+                v->u.first.key = key;
+                v->u.first.seq = seq;
+            } else if (key < v->u.first.key) { /* another thread was earlier */
+                v->u.first.key = key;
+                v->u.first.seq = seq;
             }
         }
         if (t->depth == t->cap) {
@@ -367,23 +369,17 @@ edge *tk_xg_edge_of(tk_xray_graph *g, int32_t from, int32_t to)
     edge *e = tk_map_u64(&g->edges, tk_xg_edge_key(from, to));
     if (!e || g->edges.n == before)
         return e;
-    if (g->edges_only) { /* to_vertex stays 0 (the root), never read */
-        e->from = from;
-        e->to = to;
+    if (g->edges_only) /* to_vertex stays 0 (the root), never read */
         return e;
-    }
     size_t vb = g->vertices.n;
     vertex *v = tk_map_u64(&g->vertices, (uint32_t)to);
     if (!v)
         return NULL;
     if (g->vertices.n > vb) { /* unreachable: `to` was entered */
-        v->func = to;
-        v->first_key = v->first_seq = UINT64_MAX;
+        v->u.first.key = v->u.first.seq = UINT64_MAX;
     }
     e = tk_map_value(&g->edges, g->edges.n - 1);
-    e->from = from;
-    e->to = to;
-    e->to_vertex = tk_xg_entry_index(&g->vertices, v);
+    e->to_vertex = (uint32_t)tk_xg_entry_index(&g->vertices, v);
     return e;
 }
 
@@ -395,77 +391,136 @@ static int cmp_first(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The edge entries in llvm-xray's insertion order, into order[]: by their
- * first call (streaming: as created). 0, or -1 when out of memory. */
-static void edge_insertion_order(tk_xray_graph *g, uint64_t *order)
+/* Whether (ka, sa) comes strictly before (kb, sb): a sorted list needs no
+ * sort (ties are left to qsort, as before). */
+static int first_before(uint64_t ka, uint64_t sa, uint64_t kb, uint64_t sb)
 {
-    size_t ne = g->edges.n;
-    if (g->efirst && ne > 1)
-        qsort(g->efirst, ne, sizeof *g->efirst, cmp_first);
-    for (size_t i = 0; i < ne; i++)
-        order[i] = g->efirst ? g->efirst[i].entry : i;
-    free(g->efirst);
-    g->efirst = NULL;
+    return ka < kb || (ka == kb && sa < sb);
 }
 
-/* Output orders: the DenseMaps filled in llvm-xray's insertion order. */
-static int make_orders(tk_xray_graph *g)
+/* The vertex entries (root first) in llvm-xray's insertion order into vm:
+ * by their first entry. Entry order already is that order when the trace
+ * has one thread, so the sort (24 bytes a vertex) is only for the rest. */
+static int vertex_insertion(tk_xray_graph *g, tk_densemap *vm)
 {
-    /* edges only: no order wanted, the edges are read in entry order */
-    size_t nv = g->vertices.n, ne = g->edges_only ? 0 : g->edges.n;
-    tk_xg_first *vk = malloc((nv ? nv : 1) * sizeof *vk);
-    uint32_t *keys = malloc((nv ? nv : 1) * sizeof *keys);
-    uint64_t *ekeys = malloc((ne ? ne : 1) * sizeof *ekeys);
-    g->vorder = malloc((nv ? nv : 1) * sizeof *g->vorder);
-    g->eorder = malloc((ne ? ne : 1) * sizeof *g->eorder);
-    tk_densemap vm = {0}, em = {0};
-    int rc = -1;
-    if (!vk || !keys || !ekeys || !g->vorder || !g->eorder)
-        goto out;
+    size_t nv = g->vertices.n, sorted = 1;
+    for (size_t i = 2; i < nv && sorted; i++) {
+        const vertex *a = tk_map_value(&g->vertices, i - 1), *b = tk_map_value(&g->vertices, i);
+        sorted = first_before(a->u.first.key, a->u.first.seq, b->u.first.key, b->u.first.seq);
+    }
+    if (sorted) {
+        for (size_t i = 0; i < nv; i++)
+            tk_densemap_insert(vm, (uint32_t)tk_xg_vertex_func(g, i));
+        return 0;
+    }
+    tk_xg_first *vk = malloc(nv * sizeof *vk);
+    if (!vk)
+        return -1;
     for (size_t i = 0; i < nv; i++) {
         const vertex *v = tk_map_value(&g->vertices, i);
-        vk[i] = (tk_xg_first){v->first_key, v->first_seq, i};
+        vk[i] = (tk_xg_first){v->u.first.key, v->u.first.seq, i};
     }
     /* entry 0 is the root, inserted first */
-    if (nv > 1)
-        qsort(vk + 1, nv - 1, sizeof *vk, cmp_first);
+    qsort(vk + 1, nv - 1, sizeof *vk, cmp_first);
     for (size_t i = 0; i < nv; i++)
-        tk_densemap_insert(&vm, (uint32_t)((vertex *)tk_map_value(&g->vertices, vk[i].entry))->func);
-    if (ne)
-        edge_insertion_order(g, ekeys);
-    for (size_t i = 0; i < ne; i++) {
-        const edge *e = tk_map_value(&g->edges, ekeys[i]);
-        tk_densemap_pair_insert(&em, (uint32_t)e->from, (uint32_t)e->to);
+        tk_densemap_insert(vm, (uint32_t)tk_xg_vertex_func(g, vk[i].entry));
+    free(vk);
+    return 0;
+}
+
+/* g->vorder: the vertices in the DenseMap's order (its keys, turned into
+ * entries in place); the DenseMap is gone before the edges' is built. */
+static int vertex_order(tk_xray_graph *g)
+{
+    size_t nv = g->vertices.n;
+    tk_densemap vm = {0};
+    g->vorder = malloc((nv ? nv : 1) * sizeof *g->vorder);
+    int rc = g->vorder && nv ? vertex_insertion(g, &vm) : -1;
+    if (rc == 0 && vm.oom)
+        rc = -1;
+    size_t n = rc == 0 ? tk_densemap_keys(&vm, g->vorder) : 0;
+    tk_densemap_free(&vm);
+    /* med and p90 as before the first entries were kept there: a vertex
+     * never returned from keeps them */
+    for (size_t i = 0; i < nv; i++) {
+        vertex *v = tk_map_value(&g->vertices, i);
+        v->u.s.med = v->u.s.p90 = 0;
     }
-    if (vm.oom || em.oom)
-        goto out;
-    size_t n = tk_densemap_keys(&vm, keys);
     g->nvorder = 0;
     for (size_t i = 0; i < n; i++) {
-        if (keys[i] == 0) {
+        if (g->vorder[i] == 0) {
             g->root_at = g->nvorder; /* graph-diff walks the root too */
             continue;
         }
-        vertex *v = tk_map_u64(&g->vertices, keys[i]);
-        if (!v)
-            goto out;
-        g->vorder[g->nvorder++] = tk_xg_entry_index(&g->vertices, v);
+        const vertex *v = tk_map_find_u64(&g->vertices, g->vorder[i]);
+        g->vorder[g->nvorder++] = (uint32_t)tk_xg_entry_index(&g->vertices, v);
     }
-    n = tk_densemap_pair_keys(&em, ekeys);
-    for (size_t i = 0; i < n; i++) {
-        edge *e = tk_map_u64(&g->edges, ekeys[i]);
-        if (!e)
-            goto out;
-        g->eorder[i] = tk_xg_entry_index(&g->edges, e);
-    }
-    rc = 0;
-out:
-    tk_densemap_free(&vm);
-    tk_densemap_free(&em);
-    free(vk);
-    free(keys);
-    free(ekeys);
     return rc;
+}
+
+static void insert_edge(tk_xray_graph *g, tk_densemap *em, size_t i)
+{
+    tk_densemap_pair_insert(em, (uint32_t)tk_xg_edge_from(g, i), (uint32_t)tk_xg_edge_to(g, i));
+}
+
+/* The edge entries in llvm-xray's insertion order into em: by their first
+ * call (streaming: as created). Entry order often is that order already;
+ * the sort (24 bytes an edge) is only for the rest. */
+static int edge_insertion(tk_xray_graph *g, tk_densemap *em)
+{
+    size_t ne = g->edges.n, sorted = 1;
+    for (size_t i = 1; !g->opt.streaming && i < ne && sorted; i++) {
+        const edge *a = tk_map_value(&g->edges, i - 1), *b = tk_map_value(&g->edges, i);
+        sorted = first_before(a->u.first.key, a->u.first.seq, b->u.first.key, b->u.first.seq);
+    }
+    if (sorted) {
+        for (size_t i = 0; i < ne; i++)
+            insert_edge(g, em, i);
+        return em->oom ? -1 : 0;
+    }
+    tk_xg_first *f = malloc(ne * sizeof *f);
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < ne; i++) {
+        const edge *e = tk_map_value(&g->edges, i);
+        f[i] = (tk_xg_first){e->u.first.key, e->u.first.seq, i};
+    }
+    qsort(f, ne, sizeof *f, cmp_first);
+    for (size_t i = 0; i < ne; i++)
+        insert_edge(g, em, f[i].entry);
+    free(f);
+    return em->oom ? -1 : 0;
+}
+
+/* g->eorder: the edges in their DenseMap's order (none when edges only:
+ * they are read in entry order). Before the edges' order statistics: it
+ * reads their first calls. */
+static int edge_order(tk_xray_graph *g)
+{
+    size_t ne = g->edges.n;
+    tk_densemap em = {0};
+    if (g->edges_only)
+        return 0;
+    if (edge_insertion(g, &em) != 0) {
+        tk_densemap_free(&em);
+        return -1;
+    }
+    uint64_t *ekeys = malloc((ne ? ne : 1) * sizeof *ekeys);
+    size_t n = ekeys ? tk_densemap_pair_keys(&em, ekeys) : 0;
+    tk_densemap_free(&em);
+    if (!ekeys)
+        return -1;
+    /* the keys become entries in place: entry i's 4 bytes lie over key
+     * i / 2's, already read */
+    unsigned char *buf = (unsigned char *)ekeys;
+    for (size_t i = 0; i < n; i++) {
+        const edge *e = tk_map_find_u64(&g->edges, ekeys[i]);
+        uint32_t at = (uint32_t)tk_xg_entry_index(&g->edges, e);
+        memcpy(buf + i * sizeof at, &at, sizeof at);
+    }
+    uint32_t *shrunk = realloc(buf, (n ? n : 1) * sizeof *shrunk);
+    g->eorder = shrunk ? shrunk : (uint32_t *)(void *)buf;
+    return 0;
 }
 
 static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency);
@@ -500,63 +555,84 @@ static int order_matters(const tk_xray_graph *g)
  * the sorted position (key order already) otherwise. */
 static tk_status replay(tk_xray_graph *g)
 {
-    size_t cap = 0;
     for (size_t i = 0; i < g->nev; i++) {
         event *ev = &g->ev[i];
         edge *e = tk_xg_edge_of(g, ev->from, ev->to);
         if (!e)
             return TK_ENOMEM;
-        size_t at = tk_xg_entry_index(&g->edges, e);
-        if (at == cap) {
-            cap = cap ? 2 * cap : 64;
-            tk_xg_first *nf = realloc(g->efirst, cap * sizeof *nf);
-            if (!nf)
-                return TK_ENOMEM;
-            g->efirst = nf;
+        if (e->u.s.count == 0 || ev->key < e->u.first.key) {
+            e->u.first.key = ev->key;
+            e->u.first.seq = i;
         }
-        if (e->n == 0 || ev->key < g->efirst[at].key)
-            g->efirst[at] = (tk_xg_first){ev->key, i, at};
-        e->n++;
-        tk_xg_update_stat(&e->s, ev->timing);
-        tk_xg_update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->s, ev->timing);
-        ev->from = (int32_t)at; /* its edge, for the grouping */
+        tk_xg_update_stat(&e->u.s, ev->timing);
+        tk_xg_update_stat(&((vertex *)tk_map_value(&g->vertices, e->to_vertex))->u.s, ev->timing);
+        ev->from = (int32_t)tk_xg_entry_index(&g->edges, e); /* for the grouping */
     }
     return TK_OK;
 }
 
-/* The events' timings grouped by edge into g->timings (e->off); frees the
- * events. */
+/* An edge's timings: a single call's is kept in the edge (a million
+ * functions called once need no array). */
+static uint64_t *timings_of(const tk_xray_graph *g, edge *e)
+{
+    return e->u.s.count == 1 ? &e->u.first.off : g->timings + e->u.first.off;
+}
+
+/* The events' timings grouped by edge into g->timings (u.first.off), those of
+ * edges called more than once; frees the events. */
 static tk_status group_timings(tk_xray_graph *g)
 {
-    g->timings = malloc((g->nev ? g->nev : 1) * sizeof *g->timings);
-    uint64_t *fill = malloc((g->edges.n ? g->edges.n : 1) * sizeof *fill);
-    if (!g->timings || !fill) {
-        free(fill);
-        return TK_ENOMEM;
-    }
     uint64_t off = 0;
     for (size_t i = 0; i < g->edges.n; i++) {
         edge *e = tk_map_value(&g->edges, i);
-        e->off = off;
-        fill[i] = off;
-        off += e->n;
+        if (e->u.s.count > 1) {
+            e->u.first.off = off;
+            off += (uint64_t)e->u.s.count;
+        }
     }
-    for (size_t i = 0; i < g->nev; i++)
-        g->timings[fill[g->ev[i].from]++] = g->ev[i].timing;
-    free(fill);
+    g->timings = malloc((off ? off : 1) * sizeof *g->timings);
+    if (!g->timings)
+        return TK_ENOMEM;
+    for (size_t i = 0; i < g->nev; i++) {
+        edge *e = tk_map_value(&g->edges, (size_t)(uint32_t)g->ev[i].from);
+        if (e->u.s.count == 1)
+            e->u.first.off = g->ev[i].timing;
+        else
+            g->timings[e->u.first.off++] = g->ev[i].timing;
+    }
+    for (size_t i = 0; i < g->edges.n; i++) {
+        edge *e = tk_map_value(&g->edges, i);
+        if (e->u.s.count > 1)
+            e->u.first.off -= (uint64_t)e->u.s.count;
+    }
     free(g->ev);
     g->ev = NULL;
     g->evcap = 0;
     return TK_OK;
 }
 
-/* Vertices' order statistics over the calls of all their in-edges: a
- * vertex with one in-edge has that edge's. */
+/* Edges: order statistics of their calls (their timings' place is lost:
+ * it was kept where p99 goes). */
+static tk_status edge_stats(tk_xray_graph *g)
+{
+    for (size_t i = 0; i < g->edges.n; i++) {
+        edge *e = tk_map_value(&g->edges, i);
+        if (order_stats(&e->u.s, timings_of(g, e), (uint64_t)e->u.s.count) != 0)
+            return TK_ENOMEM;
+        tk_xg_update_max(&e->u.s, &g->edge_max);
+    }
+    return TK_OK;
+}
+
+/* Vertices' order statistics over the calls of all their in-edges (before
+ * the edges' own: those overwrite where the timings are), then the
+ * edges'; a vertex with one in-edge has that edge's. */
 static tk_status vertex_stats(tk_xray_graph *g)
 {
     size_t nv = g->vertices.n, ne = g->edges.n;
-    size_t *start = calloc(nv + 2, sizeof *start);
-    size_t *by_vertex = malloc((ne ? ne : 1) * sizeof *by_vertex);
+    /* entry indexes fit in 32 bits (tk_map) */
+    uint32_t *start = calloc(nv + 2, sizeof *start);
+    uint32_t *by_vertex = malloc((ne ? ne : 1) * sizeof *by_vertex);
     uint64_t *tmp = NULL;
     tk_status st = TK_ENOMEM;
     if (!start || !by_vertex)
@@ -568,11 +644,11 @@ static tk_status vertex_stats(tk_xray_graph *g)
     for (size_t i = 0; i < nv; i++)
         start[i + 2] += start[i + 1];
     for (size_t i = 0; i < ne; i++)
-        by_vertex[start[((edge *)tk_map_value(&g->edges, i))->to_vertex + 1]++] = i;
+        by_vertex[start[((edge *)tk_map_value(&g->edges, i))->to_vertex + 1]++] = (uint32_t)i;
     for (size_t v = 1; v < nv; v++) {
         vertex *vx = tk_map_value(&g->vertices, v);
-        biggest = start[v + 1] - start[v] > 1 && (uint64_t)vx->s.count > biggest
-                      ? (uint64_t)vx->s.count
+        biggest = start[v + 1] - start[v] > 1 && (uint64_t)vx->u.s.count > biggest
+                      ? (uint64_t)vx->u.s.count
                       : biggest;
     }
     tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
@@ -580,22 +656,28 @@ static tk_status vertex_stats(tk_xray_graph *g)
         goto out;
     for (size_t v = 1; v < nv; v++) {
         vertex *vx = tk_map_value(&g->vertices, v);
+        if (start[v + 1] - start[v] == 1)
+            continue;
+        uint64_t n = 0;
+        for (uint32_t k = start[v]; k < start[v + 1]; k++) {
+            edge *e = tk_map_value(&g->edges, by_vertex[k]);
+            memcpy(tmp + n, timings_of(g, e), (size_t)e->u.s.count * sizeof *tmp);
+            n += (uint64_t)e->u.s.count;
+        }
+        if (order_stats(&vx->u.s, tmp, n) != 0)
+            goto out;
+    }
+    if (edge_stats(g) != TK_OK)
+        goto out;
+    for (size_t v = 1; v < nv; v++) {
+        vertex *vx = tk_map_value(&g->vertices, v);
         if (start[v + 1] - start[v] == 1) {
             const edge *e = tk_map_value(&g->edges, by_vertex[start[v]]);
-            vx->s.med = e->s.med;
-            vx->s.p90 = e->s.p90;
-            vx->s.p99 = e->s.p99;
-        } else {
-            uint64_t n = 0;
-            for (size_t k = start[v]; k < start[v + 1]; k++) {
-                const edge *e = tk_map_value(&g->edges, by_vertex[k]);
-                memcpy(tmp + n, g->timings + e->off, e->n * sizeof *tmp);
-                n += e->n;
-            }
-            if (order_stats(&vx->s, tmp, n) != 0)
-                goto out;
+            vx->u.s.med = e->u.s.med;
+            vx->u.s.p90 = e->u.s.p90;
+            vx->u.s.p99 = e->u.s.p99;
         }
-        tk_xg_update_max(&vx->s, &g->vertex_max);
+        tk_xg_update_max(&vx->u.s, &g->vertex_max);
     }
     st = TK_OK;
 out:
@@ -607,24 +689,24 @@ out:
 
 static tk_status finish(tk_xray_graph *g, uint64_t cycle_frequency)
 {
+    /* the orders before the order statistics: they read the first calls,
+     * kept where med and p90 go; one DenseMap at a time, the events gone */
     if (g->opt.streaming)
-        return tk_xg_stream_finish(g) != TK_OK || tk_xg_finish_common(g, cycle_frequency) != 0
+        return vertex_order(g) != 0 || tk_xg_stream_finish(g) != TK_OK ||
+                       edge_order(g) != 0 || tk_xg_finish_common(g, cycle_frequency) != 0
                    ? TK_ENOMEM
                    : TK_OK;
     /* replay in llvm-xray's order where the order could show */
     if (order_matters(g) && sort_events(g) != 0)
         return TK_ENOMEM;
-    if (replay(g) != TK_OK || group_timings(g) != TK_OK)
+    if (replay(g) != TK_OK || group_timings(g) != TK_OK || edge_order(g) != 0 ||
+        vertex_order(g) != 0)
         return TK_ENOMEM;
-    /* edges: order statistics of their calls */
-    for (size_t i = 0; i < g->edges.n; i++) {
-        edge *e = tk_map_value(&g->edges, i);
-        if (order_stats(&e->s, g->timings + e->off, e->n) != 0)
-            return TK_ENOMEM;
-        tk_xg_update_max(&e->s, &g->edge_max);
-    }
     if (vertex_stats(g) != TK_OK)
         return TK_ENOMEM;
+    /* the statistics are made: the orders need no timings */
+    free(g->timings);
+    g->timings = NULL;
     return tk_xg_finish_common(g, cycle_frequency) != 0 ? TK_ENOMEM : TK_OK;
 }
 
@@ -633,13 +715,13 @@ int tk_xg_finish_common(tk_xray_graph *g, uint64_t cycle_frequency)
     if (cycle_frequency) {
         double f = (double)cycle_frequency;
         for (size_t i = 0; i < g->edges.n; i++)
-            normalize(&((edge *)tk_map_value(&g->edges, i))->s, f);
+            normalize(&((edge *)tk_map_value(&g->edges, i))->u.s, f);
         for (size_t i = 0; i < g->vertices.n; i++)
-            normalize(&((vertex *)tk_map_value(&g->vertices, i))->s, f);
+            normalize(&((vertex *)tk_map_value(&g->vertices, i))->u.s, f);
         normalize(&g->edge_max, f);
         normalize(&g->vertex_max, f);
     }
-    return make_orders(g);
+    return 0;
 }
 
 static void public_stats(const tstat *s, tk_xray_graph_stats *out)
@@ -664,8 +746,8 @@ int tk_xray_graph_vertex(const tk_xray_graph *g, size_t i, int32_t *func_id,
         return -1;
     const vertex *v = tk_map_value(&g->vertices, g->vorder[i]);
     if (func_id)
-        *func_id = v->func;
-    public_stats(&v->s, stats);
+        *func_id = tk_xg_vertex_func(g, g->vorder[i]);
+    public_stats(&v->u.s, stats);
     return 0;
 }
 
@@ -676,12 +758,13 @@ int tk_xray_graph_edge(const tk_xray_graph *g, size_t i, int32_t *from, int32_t 
 {
     if (!g->finished || i >= g->edges.n)
         return -1;
-    const edge *e = tk_map_value(&g->edges, g->edges_only ? i : g->eorder[i]);
+    size_t at = g->edges_only ? i : g->eorder[i];
+    const edge *e = tk_map_value(&g->edges, at);
     if (from)
-        *from = e->from;
+        *from = tk_xg_edge_from(g, at);
     if (to)
-        *to = e->to;
-    public_stats(&e->s, stats);
+        *to = tk_xg_edge_to(g, at);
+    public_stats(&e->u.s, stats);
     return 0;
 }
 
@@ -889,32 +972,34 @@ tk_status tk_xray_graph_print_dot(tk_xray_graph *g, FILE *out,
         fputs("node [shape=record];\n", out);
     for (size_t i = 0; i < g->edges.n; i++) {
         const edge *e = tk_map_value(&g->edges, g->eorder[i]);
-        fprintf(out, "F%d -> F%d [label=\"", e->from, e->to);
-        put_stat(out, &e->s, o->edge_label);
+        fprintf(out, "F%d -> F%d [label=\"", tk_xg_edge_from(g, g->eorder[i]),
+                tk_xg_edge_to(g, g->eorder[i]));
+        put_stat(out, &e->u.s, o->edge_label);
         fputc('"', out);
         if (o->edge_color != TK_XRAY_GRAPH_NONE)
-            put_color(out, &e->s, &g->edge_max, o->edge_color);
+            put_color(out, &e->u.s, &g->edge_max, o->edge_color);
         fputs("];\n", out);
     }
     for (size_t i = 0; i < g->nvorder; i++) {
         const vertex *v = tk_map_value(&g->vertices, g->vorder[i]);
-        const char *name = o->name ? o->name(o->name_ctx, v->func) : NULL;
+        int32_t func = tk_xg_vertex_func(g, g->vorder[i]);
+        const char *name = o->name ? o->name(o->name_ctx, func) : NULL;
         char num[16];
         if (!name) {
-            snprintf(num, sizeof num, "#%d", v->func);
+            snprintf(num, sizeof num, "#%d", func);
             name = num;
         }
-        fprintf(out, "F%d [label=\"%s", v->func, o->vertex_label != TK_XRAY_GRAPH_NONE ? "{" : "");
+        fprintf(out, "F%d [label=\"%s", func, o->vertex_label != TK_XRAY_GRAPH_NONE ? "{" : "");
         put_name(out, name);
         if (o->vertex_label != TK_XRAY_GRAPH_NONE) {
             fputc('|', out);
-            put_stat(out, &v->s, o->vertex_label);
+            put_stat(out, &v->u.s, o->vertex_label);
             fputs("}\"", out);
         } else {
             fputc('"', out);
         }
         if (o->vertex_color != TK_XRAY_GRAPH_NONE)
-            put_color(out, &v->s, &g->vertex_max, o->vertex_color);
+            put_color(out, &v->u.s, &g->vertex_max, o->vertex_color);
         fputs("];\n", out);
     }
     fputs("}\n", out);

@@ -35,10 +35,25 @@ typedef struct thread {
     tk_xr_clock clock; /* largest TSC seen: the ordering key */
 } thread;
 
-typedef struct vertex {
-    int32_t func;
-    uint64_t first_key, first_seq; /* first entry, in llvm-xray's order */
+/* A vertex's or edge's statistics, and its first call (in llvm-xray's
+ * order: key, then arrival) in place of med and p90 until the output order
+ * is fixed, and an edge's timings in place of p99 until its order
+ * statistics: those are computed after (a million functions cost 24 bytes
+ * less each). */
+typedef union tk_xg_stat_first {
     tstat s;
+    struct {
+        int64_t count_;
+        double min_;
+        uint64_t key, seq; /* over med, p90 */
+        uint64_t off;      /* over p99: its timings in g->timings; a single
+                              call's, itself */
+    } first;
+} tk_xg_stat_first;
+
+/* The function is the map key (tk_xg_vertex_func). */
+typedef struct vertex {
+    tk_xg_stat_first u; /* first: its first entry */
 } vertex;           /* streaming: a tk_xg_calls follows (tk_xg_vcalls) */
 
 typedef struct event {
@@ -54,11 +69,11 @@ typedef struct tk_xg_first {
     size_t entry;
 } tk_xg_first;
 
+/* from and to are the map key (tk_xg_edge_from, tk_xg_edge_to). */
 typedef struct edge {
-    int32_t from, to;
-    tstat s;
-    uint64_t off, n; /* its timings in g->timings */
-    size_t to_vertex;
+    tk_xg_stat_first u; /* s.count: its calls; first: its first call (not
+                           kept in streaming mode: edges come in order) */
+    uint32_t to_vertex;
 } edge;             /* streaming: a tk_xg_calls follows (tk_xg_ecalls) */
 
 /* A streaming graph's durations of a vertex or edge: the map entries are
@@ -94,22 +109,35 @@ struct tk_xray_graph {
                         (streaming: in the order the calls returned) */
     tk_lat_pool pool; /* streaming: the edges' and vertices' durations */
     uint64_t *timings;
-    size_t *vorder, nvorder; /* vertex entries in output order, root excluded */
+    uint32_t *vorder;        /* vertex entries in output order, root excluded */
+    size_t nvorder;
     size_t root_at;          /* the root's place among them in llvm-xray's order */
-    size_t *eorder;          /* edge entries in output order */
-    struct tk_xg_first *efirst; /* while finishing: each edge's first call */
+    uint32_t *eorder;        /* edge entries in output order */
     tstat edge_max, vertex_max;
 };
 
 /* Shared by both modes (graph.c). */
 size_t tk_xg_entry_index(const tk_map *m, const void *v);
+/* The function of vertex entry i. */
+static inline int32_t tk_xg_vertex_func(const tk_xray_graph *g, size_t i)
+{
+    return (int32_t)(uint32_t)g->vertices.ukeys[i];
+}
+/* The caller and callee of edge entry i (tk_xg_edge_key). */
+static inline int32_t tk_xg_edge_from(const tk_xray_graph *g, size_t i)
+{
+    return (int32_t)(uint32_t)(g->edges.ukeys[i] >> 32);
+}
+static inline int32_t tk_xg_edge_to(const tk_xray_graph *g, size_t i)
+{
+    return (int32_t)(uint32_t)g->edges.ukeys[i];
+}
 uint64_t tk_xg_edge_key(int32_t from, int32_t to);
 /* The edge from -> to, created (with its callee's vertex) when new; NULL
  * when out of memory. */
 edge *tk_xg_edge_of(tk_xray_graph *g, int32_t from, int32_t to);
 void tk_xg_update_stat(tstat *s, uint64_t d);
-/* Divide by the frequency (when not 0) and fix the output orders: 0, or -1
- * when out of memory. */
+/* Divide by the frequency (when not 0; the orders are fixed before): 0. */
 int tk_xg_finish_common(tk_xray_graph *g, uint64_t cycle_frequency);
 void tk_xg_update_max(const tstat *s, tstat *m);
 /* Statistic `t` of a set of calls (count as a double). */

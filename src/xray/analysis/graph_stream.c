@@ -32,9 +32,8 @@ int tk_xg_stream_event(tk_xray_graph *g, int32_t from, int32_t to, uint64_t timi
     if (!e)
         return -1;
     vertex *v = g->edges_only ? NULL : tk_map_value(&g->vertices, e->to_vertex);
-    e->n++;
-    return note(&g->pool, tk_xg_ecalls(e), &e->s, timing) != 0 ||
-                   (v && note(&g->pool, tk_xg_vcalls(v), &v->s, timing) != 0)
+    return note(&g->pool, tk_xg_ecalls(e), &e->u.s, timing) != 0 ||
+                   (v && note(&g->pool, tk_xg_vcalls(v), &v->u.s, timing) != 0)
                ? -1
                : 0;
 }
@@ -66,15 +65,15 @@ tk_status tk_xg_stream_finish(tk_xray_graph *g)
 {
     for (size_t i = 0; i < g->edges.n; i++) {
         edge *e = tk_map_value(&g->edges, i);
-        if (finish_calls(&g->pool, tk_xg_ecalls(e), &e->s) != 0)
+        if (finish_calls(&g->pool, tk_xg_ecalls(e), &e->u.s) != 0)
             return TK_ENOMEM;
-        tk_xg_update_max(&e->s, &g->edge_max);
+        tk_xg_update_max(&e->u.s, &g->edge_max);
     }
     for (size_t i = 1; i < g->vertices.n; i++) { /* entry 0 is the root */
         vertex *v = tk_map_value(&g->vertices, i);
-        if (finish_calls(&g->pool, tk_xg_vcalls(v), &v->s) != 0)
+        if (finish_calls(&g->pool, tk_xg_vcalls(v), &v->u.s) != 0)
             return TK_ENOMEM;
-        tk_xg_update_max(&v->s, &g->vertex_max);
+        tk_xg_update_max(&v->u.s, &g->vertex_max);
     }
     return TK_OK;
 }
