@@ -161,17 +161,17 @@ static uint64_t div_pow10(uint64_t n, int d)
 size_t tk_num_printf_f(char *dst, size_t cap, double v, int width, int decimals)
 {
     uint64_t n;
-    char buf[48];
+    char buf[56]; /* the digits end at buf + 48: 8-byte copies may read past */
     if (width < 0 || !scaled_round(v, decimals, &n)) /* '-' flag: printf's */
         return by_printf(dst, cap, v, width, decimals);
     uint64_t whole = div_pow10(n, decimals);
-    char *end = buf + sizeof buf, *p = end;
+    char *end = buf + 48, *p = end;
     if (decimals > 0) {
         uint64_t f = n - whole * (uint64_t)pow10_table[decimals];
-        char *q = digits_backwards(end, f);
-        while (q > end - decimals) /* leading zeros of the fraction */
-            *--q = '0';
-        p = q;
+        memcpy(end - 8, "00000000", 8); /* the fraction's leading zeros */
+        memcpy(end - 16, "00000000", 8);
+        digits_backwards(end, f); /* f < 10^decimals, decimals <= 9 */
+        p = end - decimals;
         *--p = '.';
     }
     p = digits_backwards(p, whole);
@@ -179,8 +179,15 @@ size_t tk_num_printf_f(char *dst, size_t cap, double v, int width, int decimals)
     size_t pad = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
     if (pad + len >= cap)
         return by_printf(dst, cap, v, width, decimals);
-    memset(dst, ' ', pad);
-    memcpy(dst + pad, p, len);
+    if (pad + len + 8 <= cap) { /* 8 bytes a store, no library call: rows of tables */
+        for (size_t i = 0; i < pad; i += 8)
+            memcpy(dst + i, "        ", 8);
+        for (size_t i = 0; i < len; i += 8)
+            memcpy(dst + pad + i, p + i, 8);
+    } else {
+        memset(dst, ' ', pad);
+        memcpy(dst + pad, p, len);
+    }
     dst[pad + len] = '\0';
     return pad + len;
 }
