@@ -153,8 +153,12 @@ static thread_clock *clock_of(clocks *cs, uint64_t key)
         return &cs->v[cs->last - 1];
     int added;
     int64_t i = tk_id_index_get(&cs->index, key, &added);
-    if (i < 0 || tk_array_grow_zeroed((void **)&cs->v, &cs->cap, (size_t)i, sizeof *cs->v,
-                                      64) != 0)
+    if (i < 0)
+        return NULL;
+    void *v = cs->v;
+    int rc = tk_array_grow_zeroed(&v, &cs->cap, (size_t)i, sizeof *cs->v, 64);
+    cs->v = v;
+    if (rc != 0)
         return NULL;
     cs->last_key = key;
     cs->last = (size_t)i + 1;
@@ -171,8 +175,10 @@ static int check_clock(clocks *cs, tk_xray_reader *r, const tk_xray_record *rec)
     if (!tk_xr_clock_behind(&c->clock, rec->tsc))
         return 0;
     if (c->backs++ == 0) {
-        if (tk_array_grow_zeroed((void **)&cs->backs, &cs->backs_cap, cs->nbacks,
-                                 sizeof *cs->backs, 16) != 0)
+        void *v = cs->backs;
+        int rc = tk_array_grow_zeroed(&v, &cs->backs_cap, cs->nbacks, sizeof *cs->backs, 16);
+        cs->backs = v;
+        if (rc != 0)
             return -1;
         cs->backs[cs->nbacks++] = (clock_back){cs->last - 1, tk_xray_reader_offset(r),
                                                tk_xray_reader_index(r), from, rec->tsc};
