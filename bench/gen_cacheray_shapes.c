@@ -1,10 +1,8 @@
 /* Degenerate Cacheray traces for make bench's "shapes" section (issue 23),
  * each stressing one dimension, of about 2N records (the normal trace is
  * tk-gen-cacheray's program pattern with 2N records):
- *   live N     N typed regions (RTTA_ADD) alive at once, then one access
- *              into each, in address order (a scattered order would
- *              measure the simulator's misses, not the regions: see
- *              bench_cachesim_random)
+ *   live N     N typed regions (RTTA_ADD) alive at once, then N accesses
+ *              over them in address order, runs of 8 in a line
  *   churn N    allocate, access, free over and over at 64 addresses of one
  *              page (2N/3 regions over time, each overlapping others)
  *   nested N   N regions alive at once, all overlapping: region i starts
@@ -13,7 +11,14 @@
  *              accesses over the window
  *   empty N    N empty regions (elemcount 0: validate warns) alive at once,
  *              then N accesses among them
- *   threads N  N threads, a read and a write each, in one typed array
+ *   threads N  N threads, a read and a write each of its own element of
+ *              one typed array (so 8 threads share each line)
+ * The accesses of live, empty and threads run 8 to a line, in address
+ * order: each shape stresses its regions or threads, not the cache. One
+ * access per distinct line (as these shapes had until issue 23's last
+ * round) makes every access a cold miss of every level, which is the
+ * random-traffic bench's dimension (bench_cachesim_random, issue 22),
+ * not this one's.
  * Little-endian, native Cacheray encoding. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +77,7 @@ static void live(uint64_t n)
     for (uint64_t i = 0; i < n; i++) /* 96-byte regions, 128 bytes apart */
         add(BASE + 128 * i, 1000 + i % 4, (int)(i % 4), 96 / type_sizes[i % 4]);
     for (uint64_t i = 0; i < n; i++)
-        acc((int)(i & 1), BASE + 128 * i + 8 * (i % 12), 8, 1000 + i % 4);
+        acc((int)(i & 1), BASE + 128 * (i / 8) + 8 * (i % 8), 8, 1000 + i % 4);
 }
 
 static void churn(uint64_t n)
@@ -98,14 +103,14 @@ static void empty(uint64_t n)
     for (uint64_t i = 0; i < n; i++)
         add(BASE + 64 * i, 1000 + i % 4, (int)(i % 4), 0);
     for (uint64_t i = 0; i < n; i++)
-        acc((int)(i & 1), BASE + 64 * i + 8 * (i % 8), 8, 1000 + i % 4);
+        acc((int)(i & 1), BASE + 64 * (i / 8) + 8 * (i % 8), 8, 1000 + i % 4);
 }
 
 static void threads(uint64_t n)
 {
     add(BASE, 1, 1, 1u << 20);
     for (uint64_t i = 0; i < n; i++) {
-        uint64_t a = BASE + 8 * (rnd() % (1u << 20));
+        uint64_t a = BASE + 8 * (i % (1u << 20));
         acc(0, a, 8, 1 + i);
         acc(1, a, 8, 1 + i);
     }

@@ -225,11 +225,12 @@ typedef struct tk_cachesim_reuse {
 int tk_cachesim_get_reuse(const tk_cachesim *s, tk_cachesim_reuse *out);
 
 /* Everything as one document: levels, types, threads, false sharing
- * (at most `top` lines; 0 = all) and reuse. TK_CACHESIM_TYPES_FIRST puts
- * the type table first (tracekit report). `file` (may be NULL) names the
- * trace in the document. TK_ENOMEM when a table could not be built (the
- * document is then incomplete); write errors are the sink's
- * (tk_sink_finish). */
+ * (at most `top` lines; 0 = all) and reuse. Text lists at most `top`
+ * threads too: of more, the busiest (by accesses) after their count.
+ * TK_CACHESIM_TYPES_FIRST puts the type table first (tracekit report).
+ * `file` (may be NULL) names the trace in the document. TK_ENOMEM when a
+ * table could not be built (the document is then incomplete); write
+ * errors are the sink's (tk_sink_finish). */
 enum { TK_CACHESIM_TYPES_FIRST = 1u << 0 };
 tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *out, const char *file,
                             size_t top, unsigned flags, tk_error *err);

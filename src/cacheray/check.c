@@ -6,9 +6,23 @@
 
 #include <tracekit/cacheray.h>
 
+/* RTTA_ADDs in address order, each starting past every region before it
+ * (a trace's allocations, the common case), end no region: they wait in
+ * an array, 24 bytes each instead of a tree node and its rebalancing,
+ * until a record needs the tree (an RTTA_REMOVE, an RTTA_ADD out of order
+ * or overlapping). */
+typedef struct pending {
+    uint64_t start, bytes;
+    uint32_t tag;
+} pending;
+
 struct tk_cacheray_checker {
     tk_cr_regions *live;        /* tk_cr_region.type: the caller's tag */
-    tk_cr_region *added;        /* the last check's new region */
+    pending *pend;              /* live regions not in `live` yet */
+    size_t npend, pend_cap;
+    uint64_t pend_last;         /* the last pending region's last byte */
+    int in_tree;                /* the pending ones went to `live`: all do */
+    uint32_t *added;            /* the tag of the last check's new region */
     uint32_t removed_tag;       /* the region the last RTTA_REMOVE ended */
     tk_cacheray_warning *last;  /* warnings of the last check */
     uint32_t *last_tag;         /* per warning: the region it ended */
@@ -37,6 +51,7 @@ void tk_cacheray_checker_free(tk_cacheray_checker *c)
     if (!c)
         return;
     tk_cr_regions_free(c->live);
+    free(c->pend);
     free(c->last);
     free(c->last_tag);
     free(c);
@@ -44,7 +59,7 @@ void tk_cacheray_checker_free(tk_cacheray_checker *c)
 
 uint64_t tk_cacheray_checker_live(const tk_cacheray_checker *c)
 {
-    return tk_cr_regions_count(c->live);
+    return tk_cr_regions_count(c->live) + c->npend;
 }
 
 static const char *warning_code(tk_cacheray_warning_kind k)
@@ -113,7 +128,7 @@ const tk_cacheray_warning *tk_cacheray_checker_warnings(const tk_cacheray_checke
 void tk_cacheray_checker_tag(tk_cacheray_checker *c, uint32_t tag)
 {
     if (c->added)
-        c->added->type = tag;
+        *c->added = tag;
 }
 
 uint32_t tk_cacheray_checker_ended(const tk_cacheray_checker *c, int i)
@@ -129,6 +144,53 @@ static void end_overlapped(void *ctx, tk_cr_region *r)
     warn(ctx, TK_CACHERAY_WARN_OVERLAP, r->start, r->type);
 }
 
+static void end_none(void *ctx, tk_cr_region *r)
+{
+    (void)ctx;
+    (void)r;
+}
+
+/* The pending regions into the tree (they end none), for good. */
+static int to_tree(tk_cacheray_checker *c)
+{
+    int rc = 0;
+    for (size_t i = 0; i < c->npend && rc == 0; i++) {
+        const pending *p = &c->pend[i];
+        tk_cr_region *n = tk_cr_regions_add(c->live, p->start, p->bytes, end_none, NULL);
+        if (n)
+            n->type = p->tag;
+        else
+            rc = -1;
+    }
+    free(c->pend);
+    c->pend = NULL;
+    c->npend = c->pend_cap = 0;
+    c->in_tree = 1;
+    return rc;
+}
+
+/* An RTTA_ADD past every live region, kept pending (0), or 1 when it
+ * needs the tree, -1 when out of memory. */
+static int add_pending(tk_cacheray_checker *c, uint64_t start, uint64_t size)
+{
+    if (c->in_tree || (c->npend && start <= c->pend_last))
+        return 1;
+    if (c->npend == c->pend_cap) {
+        size_t cap = c->pend_cap ? c->pend_cap * 2 : 256;
+        pending *v = realloc(c->pend, cap * sizeof *v);
+        if (!v)
+            return -1;
+        c->pend = v;
+        c->pend_cap = cap;
+    }
+    pending *p = &c->pend[c->npend++];
+    *p = (pending){start, size, TK_CACHERAY_NO_TAG};
+    uint64_t last = size ? start + (size - 1) : start;
+    c->pend_last = last < start ? UINT64_MAX : last; /* clamped as the tree does */
+    c->added = &p->tag;
+    return 0;
+}
+
 static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
                       warn_out *w)
 {
@@ -137,11 +199,16 @@ static int add_region(tk_cacheray_checker *c, const tk_cacheray_record *rec,
         warn(w, TK_CACHERAY_WARN_EMPTY_REGION, 0, TK_CACHERAY_NO_TAG);
     else if (rec->addr + (size - 1) < rec->addr)
         warn(w, TK_CACHERAY_WARN_REGION_WRAPS, 0, TK_CACHERAY_NO_TAG);
+    int rc = add_pending(c, rec->addr, size);
+    if (rc <= 0)
+        return rc;
+    if (!c->in_tree && to_tree(c) != 0)
+        return -1;
     tk_cr_region *n = tk_cr_regions_add(c->live, rec->addr, size, end_overlapped, w);
     if (!n)
         return -1;
     n->type = TK_CACHERAY_NO_TAG;
-    c->added = n;
+    c->added = &n->type;
     return 0;
 }
 
@@ -151,10 +218,13 @@ static void ended_by_remove(void *ctx, tk_cr_region *r)
     c->removed_tag = r->type;
 }
 
-static void remove_region(tk_cacheray_checker *c, warn_out *w, uint64_t addr)
+static int remove_region(tk_cacheray_checker *c, warn_out *w, uint64_t addr)
 {
+    if (!c->in_tree && to_tree(c) != 0)
+        return -1;
     if (!tk_cr_regions_remove(c->live, addr, ended_by_remove, c))
         warn(w, TK_CACHERAY_WARN_REMOVE_UNKNOWN, 0, TK_CACHERAY_NO_TAG);
+    return 0;
 }
 
 int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
@@ -178,7 +248,10 @@ int tk_cacheray_check(tk_cacheray_checker *c, const tk_cacheray_record *rec,
         }
         break;
     case TK_CACHERAY_RTTA_REMOVE:
-        remove_region(c, &w, rec->addr);
+        if (remove_region(c, &w, rec->addr) != 0) {
+            oom(err);
+            return -1;
+        }
         break;
     }
     if (c->oom) {

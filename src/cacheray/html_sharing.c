@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cacheray/html_int.h"
+#include "cacheray/sim/sim_int.h"
 
 /* Types of two writers (NULL: untyped). */
 static int same_type(const char *a, const char *b)
@@ -99,7 +100,7 @@ void tk_crh_false_sharing(tk_html *h, tk_crh *c)
     size_t n = 0;
     uint64_t shared = 0;
     tk_error err;
-    if (tk_cachesim_false_sharing_count(c->sim, &n, &shared, &err) != TK_OK) {
+    if (cs_false_sharing_top(c->sim, TK_CRH_SHARING_TOP, &n, &shared, &err) != TK_OK) {
         tk_html_para(h, "False sharing could not be computed (out of memory).");
         return;
     }

@@ -18,18 +18,28 @@ typedef struct rtta_stats {
     uint64_t regions, elements, bytes, removed;
 } rtta_stats;
 
+/* Threads remembered by the low bits of their id: threads taking turns
+ * record by record (or runs of one) need no index lookup. */
+#define THREAD_CACHE 16
+
 /* Records per thread, by index in order of appearance: a trace may have a
  * million threads (about 24 bytes each with ids 1, 2, ...). */
 typedef struct thread_stats {
     tk_id_index index;
     uint64_t *records;
     size_t cap;
+    uint64_t cache_id[THREAD_CACHE];
+    size_t cache_at[THREAD_CACHE]; /* its index + 1; 0: none */
 } thread_stats;
 
-/* Add `n` records to `thread`, listed from now on even when n is 0 (0:
- * out of memory). */
-static int count_run(thread_stats *t, uint64_t thread, uint64_t n)
+/* One more record of `thread` (0: out of memory). */
+static int count_record(thread_stats *t, uint64_t thread)
 {
+    size_t k = (size_t)(thread & (THREAD_CACHE - 1));
+    if (t->cache_at[k] && t->cache_id[k] == thread) {
+        t->records[t->cache_at[k] - 1]++;
+        return 1;
+    }
     int added;
     int64_t i = tk_id_index_get(&t->index, thread, &added);
     if (i < 0)
@@ -43,8 +53,33 @@ static int count_run(thread_stats *t, uint64_t thread, uint64_t n)
         t->records = v;
         t->cap = cap;
     }
-    t->records[i] += n;
+    t->records[i]++;
+    t->cache_id[k] = thread;
+    t->cache_at[k] = (size_t)i + 1;
     return 1;
+}
+
+/* RTTA types remembered by their length and a few bytes: a trace's
+ * allocations take turns among a few types, each RTTA_ADD's name a new
+ * pointer into the file. */
+#define NAME_CACHE 32
+
+/* The stats of type `name` (NULL: out of memory). */
+static rtta_stats *rtta_of(tk_map *rtta, size_t *cache, const char *name, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)name;
+    uint32_t h = (uint32_t)len * 0x9E3779B1u;
+    if (len)
+        h ^= (uint32_t)u[0] | (uint32_t)u[len / 2] << 8 | (uint32_t)u[len - 1] << 16;
+    size_t k = (h * 0x9E3779B1u) >> 27; /* NAME_CACHE (32) slots */
+    size_t i = cache[k];
+    if (i && rtta->skey_len[i - 1] == len &&
+        (len == 0 || memcmp(rtta->skeys[i - 1], name, len) == 0))
+        return tk_map_value(rtta, i - 1);
+    rtta_stats *x = tk_map_str(rtta, name, len);
+    if (x)
+        cache[k] = (size_t)((unsigned char *)x - rtta->values) / rtta->value_size + 1;
+    return x;
 }
 
 /* The indexes of the (at most) MAX_LISTED_THREADS smallest ids, in order
@@ -168,7 +203,7 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     tk_map rtta;
     tk_map_init(&rtta, sizeof(rtta_stats));
     uint64_t amin = UINT64_MAX, amax = 0, records = 0;
-    uint64_t last_thread = UINT64_MAX, run = 0; /* runs of one thread skip the map */
+    size_t name_cache[NAME_CACHE] = {0};
     tk_cacheray_record rec;
     tk_status st = TK_OK;
     int rc = 0;
@@ -178,16 +213,10 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
         records++;
         type_stats *t = &by_type[rec.type];
         t->count++;
-        if (rec.thread != last_thread) {
-            if ((run && !count_run(&threads, last_thread, run)) ||
-                !count_run(&threads, rec.thread, 0)) {
-                st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
-                break;
-            }
-            last_thread = rec.thread;
-            run = 0;
+        if (!count_record(&threads, rec.thread)) {
+            st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
+            break;
         }
-        run++;
         if (rec.type <= TK_CACHERAY_WRITE) {
             t->atomic += (rec.flags & TK_CACHERAY_ATOMIC) != 0;
             t->unaligned += (rec.flags & TK_CACHERAY_UNALIGNED) != 0;
@@ -206,7 +235,7 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
             break;
         }
         if (rec.type == TK_CACHERAY_RTTA_ADD) {
-            rtta_stats *x = tk_map_str(&rtta, rec.type_name, rec.typename_len);
+            rtta_stats *x = rtta_of(&rtta, name_cache, rec.type_name, rec.typename_len);
             if (!x) {
                 st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
                 break;
@@ -218,8 +247,6 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     }
     if (st == TK_OK && rc < 0)
         st = err->status;
-    if (st == TK_OK && run && !count_run(&threads, last_thread, run))
-        st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     if (st == TK_OK)
         emit(s, in, tk_cacheray_reader_endian(r), tk_cacheray_reader_tell(r), records, by_type, &threads,
              amin, amax, &rtta, tk_cacheray_checker_live(live));

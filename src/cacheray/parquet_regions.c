@@ -26,33 +26,48 @@ static const tk_pq_column region_cols[] = {
     {"ended_by", TK_PQ_STRING, 0, TK_PQ_ENC_DICT},
 };
 
-/* An ended region, sorted by address before its row is written. */
-typedef struct ended {
-    uint64_t addr;
-    uint32_t slot;
-} ended;
-
 static tk_status oom(tk_error *err)
 {
     return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
 }
 
-/* cs_regions' callback: remember the slot; the rows come after the
- * record is applied (a callback cannot fail). */
+static tk_status region_row(tk_crpq *c, const tk_crpq_slot *s, uint64_t last,
+                            const char *end, tk_error *err)
+{
+    tk_pq_writer *w = tk_pq_table_writer(c->regions);
+    uint32_t thread = s->thread & ~TK_CRPQ_SELECTED;
+    tk_pq_put_bytes(w, R_TYPE, c->names.skeys[s->name], c->names.skey_len[s->name]);
+    tk_pq_put_u64(w, R_ADDR, s->addr);
+    tk_pq_put_u64(w, R_ELEMSIZE, s->elemsize);
+    tk_pq_put_u64(w, R_ELEMCOUNT, s->elemcount);
+    tk_pq_put_u64(w, R_BYTES, (uint64_t)s->elemsize * s->elemcount);
+    tk_pq_put_u64(w, R_THREAD, c->threads.keys[thread]);
+    tk_pq_put_u64(w, R_FIRST, s->first);
+    tk_pq_put_u64(w, R_LAST, last);
+    tk_pq_put_str(w, R_ENDED_BY, end);
+    return tk_pq_table_row_end(c->regions, err);
+}
+
+/* cs_regions' callback, in address order (region_tree.c ends the regions
+ * one record ends in that order): the region's row, then its slot is
+ * free. A failure is kept for after the record (a callback cannot fail). */
 static void region_ended(void *ctx, const cs_region *r)
 {
     tk_crpq *c = ctx;
-    if (c->nended == c->ended_cap) {
-        size_t cap = c->ended_cap ? c->ended_cap * 2 : 16;
-        uint32_t *v = realloc(c->ended, cap * sizeof *v);
-        if (!v) {
-            c->oom = 1;
-            return;
-        }
-        c->ended = v;
-        c->ended_cap = cap;
-    }
-    c->ended[c->nended++] = r->type;
+    tk_crpq_slot *s = &c->slots[r->type];
+    if (c->st == TK_OK && (s->thread & TK_CRPQ_SELECTED))
+        c->st = region_row(c, s, c->end_idx, c->end_why, c->err);
+    s->name = TK_CRPQ_NONE;
+    s->first = c->free_slot;
+    c->free_slot = r->type;
+}
+
+/* The regions a record ends from now on end at `idx` for `why`. */
+static void ending(tk_crpq *c, uint64_t idx, const char *why, tk_error *err)
+{
+    c->end_idx = idx;
+    c->end_why = why;
+    c->err = err;
 }
 
 tk_status tk_crpq_regions_init(tk_crpq *c, tk_pq_dir *d, tk_error *err)
@@ -72,16 +87,16 @@ void tk_crpq_regions_free(tk_crpq *c)
 {
     cs_regions_free(c->live);
     tk_map_free(&c->names);
+    tk_id_index_free(&c->threads);
     free(c->slots);
-    free(c->ended);
 }
 
-/* A free slot for a new region, busy from now on. */
+/* A free slot for a new region (the caller fills it). */
 static tk_status take_slot(tk_crpq *c, uint32_t *slot, tk_error *err)
 {
     if (c->free_slot != TK_CRPQ_NONE) {
         *slot = c->free_slot;
-        c->free_slot = c->slots[*slot].next_free;
+        c->free_slot = (uint32_t)c->slots[*slot].first;
     } else {
         if (c->nslots == c->slots_cap) {
             size_t cap = c->slots_cap ? c->slots_cap * 2 : 64;
@@ -93,79 +108,46 @@ static tk_status take_slot(tk_crpq *c, uint32_t *slot, tk_error *err)
         }
         *slot = (uint32_t)c->nslots++;
     }
-    c->slots[*slot].busy = 1;
+    c->slots[*slot].name = TK_CRPQ_NONE; /* not live until filled */
     return TK_OK;
 }
 
-static tk_status region_row(tk_crpq *c, const tk_crpq_slot *s, uint64_t last,
-                            const char *end, tk_error *err)
+/* The index of the region's thread in c->threads; most regions have the
+ * last one's. */
+static tk_status thread_of(tk_crpq *c, uint64_t thread, uint32_t *idx, tk_error *err)
 {
-    tk_pq_writer *w = tk_pq_table_writer(c->regions);
-    tk_pq_put_bytes(w, R_TYPE, c->names.skeys[s->name], c->names.skey_len[s->name]);
-    tk_pq_put_u64(w, R_ADDR, s->addr);
-    tk_pq_put_u64(w, R_ELEMSIZE, s->elemsize);
-    tk_pq_put_u64(w, R_ELEMCOUNT, s->elemcount);
-    tk_pq_put_u64(w, R_BYTES, (uint64_t)s->elemsize * s->elemcount);
-    tk_pq_put_u64(w, R_THREAD, s->thread);
-    tk_pq_put_u64(w, R_FIRST, s->first);
-    tk_pq_put_u64(w, R_LAST, last);
-    tk_pq_put_str(w, R_ENDED_BY, end);
-    return tk_pq_table_row_end(c->regions, err);
-}
-
-static int by_addr(const void *a, const void *b)
-{
-    const ended *x = a, *y = b;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* The rows of the regions in c->ended, in address order, ended at `last`
- * for reason `end`; their slots are free afterwards. */
-static tk_status write_ended(tk_crpq *c, uint64_t last, const char *end, tk_error *err)
-{
-    if (c->oom)
-        return oom(err);
-    if (!c->nended)
+    if (c->threads.n && c->threads.keys[c->last_thread] == thread) {
+        *idx = c->last_thread;
         return TK_OK;
-    ended one, *v = &one;
-    if (c->nended > 1 && !(v = malloc(c->nended * sizeof *v)))
-        return oom(err);
-    for (size_t i = 0; i < c->nended; i++)
-        v[i] = (ended){c->slots[c->ended[i]].addr, c->ended[i]};
-    qsort(v, c->nended, sizeof *v, by_addr);
-    tk_status st = TK_OK;
-    for (size_t i = 0; i < c->nended && st == TK_OK; i++) {
-        tk_crpq_slot *s = &c->slots[v[i].slot];
-        if (s->selected)
-            st = region_row(c, s, last, end, err);
-        s->busy = 0;
-        s->next_free = c->free_slot;
-        c->free_slot = v[i].slot;
     }
-    c->nended = 0;
-    if (v != &one)
-        free(v);
-    return st;
+    int added;
+    int64_t i = tk_id_index_get(&c->threads, thread, &added);
+    if (i < 0 || i >= TK_CRPQ_SELECTED)
+        return oom(err);
+    *idx = c->last_thread = (uint32_t)i;
+    return TK_OK;
 }
 
 static tk_status add(tk_crpq *c, const tk_cacheray_record *rec, uint64_t idx, int selected,
                      tk_error *err)
 {
-    uint32_t *v = tk_map_str(&c->names, rec->type_name, rec->typename_len), slot = 0;
+    uint32_t *v = tk_map_str(&c->names, rec->type_name, rec->typename_len), slot = 0, thread = 0;
     if (!v || c->names.n >= TK_CRPQ_NONE)
         return oom(err);
     uint32_t name = (uint32_t)(((unsigned char *)v - c->names.values) / c->names.value_size);
-    if (take_slot(c, &slot, err) != TK_OK)
+    if (thread_of(c, rec->thread, &thread, err) != TK_OK || take_slot(c, &slot, err) != TK_OK)
         return err->status;
+    ending(c, idx, "overlap", err);
     cs_region *r = cs_regions_add(c->live, rec->addr, (uint64_t)rec->elemsize * rec->elemcount);
+    if (c->st != TK_OK)
+        return c->st;
     if (!r)
         return oom(err);
     r->type = slot;
     r->elemsize = rec->elemsize;
-    c->slots[slot] = (tk_crpq_slot){rec->addr,     rec->thread,    idx, rec->elemsize,
-                                    rec->elemcount, name, TK_CRPQ_NONE, (uint8_t)!!selected,
-                                    1};
-    return write_ended(c, idx, "overlap", err);
+    c->slots[slot] = (tk_crpq_slot){rec->addr, idx, rec->elemsize, rec->elemcount, name,
+                                    thread | (selected ? TK_CRPQ_SELECTED : 0)};
+    return TK_OK;
 }
 
 tk_status tk_crpq_rtta(tk_crpq *c, const tk_cacheray_record *rec, uint64_t idx,
@@ -173,17 +155,27 @@ tk_status tk_crpq_rtta(tk_crpq *c, const tk_cacheray_record *rec, uint64_t idx,
 {
     if (rec->type == TK_CACHERAY_RTTA_ADD)
         return add(c, rec, idx, selected, err);
+    ending(c, idx, "remove", err);
     cs_regions_remove(c->live, rec->addr);
-    return write_ended(c, idx, "remove", err);
+    return c->st;
 }
 
+/* The regions still live, ended at `end`: their slots, in address order,
+ * the rows of the selected ones. The slots are packed and sorted in place
+ * (no list of a million regions, no sort's buffer); no record follows, so
+ * the tree's slot indexes are not needed any more. */
 tk_status tk_crpq_regions_end(tk_crpq *c, uint64_t end, tk_error *err)
 {
-    c->nended = 0;
-    for (size_t i = 0; i < c->nslots; i++) {
-        if (!c->slots[i].busy)
-            continue;
-        region_ended(c, &(cs_region){.type = (uint32_t)i});
-    }
-    return write_ended(c, end, "trace_end", err);
+    size_t n = 0;
+    for (size_t i = 0; i < c->nslots; i++)
+        if (c->slots[i].name != TK_CRPQ_NONE)
+            c->slots[n++] = c->slots[i];
+    c->nslots = n;
+    c->free_slot = TK_CRPQ_NONE;
+    tk_crpq_sort_slots(c->slots, n);
+    for (size_t i = 0; i < n; i++)
+        if ((c->slots[i].thread & TK_CRPQ_SELECTED) &&
+            region_row(c, &c->slots[i], end, "trace_end", err) != TK_OK)
+            return err->status;
+    return TK_OK;
 }

@@ -112,6 +112,8 @@ tk_status tk_cacheray_perfetto(tk_input *in, const tk_options *o, FILE *out, tk_
         return err->status;
     if (c.window == 0)
         return usage(err, "--window takes a number of records above 0");
+    if (tk_options_get_u64(o, "max-tracks", 1000, &c.max_tracks, err) != TK_OK)
+        return err->status;
     if (sim_config(o, &cfg, &sim, err) != TK_OK)
         return err->status;
     if (sim && !(c.sim = tk_cachesim_new(&cfg, err)))

@@ -4,7 +4,8 @@
  * at its end (the record index after its last record), so a value covers
  * the window before its timestamp; a thread that had accesses in the
  * window before gets a 0, so the counter does not stand at the old value.
- * Only the threads active in the window are visited. */
+ * Only the threads active in the window are visited. Past --max-tracks
+ * threads, the later ones are counted together on "other threads". */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static tk_status oom(tk_error *err)
     return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
 }
 
-static int list_push(tk_crpf_list *l, uint32_t v)
+int tk_crpf_list_push(tk_crpf_list *l, uint32_t v)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 16;
@@ -82,28 +83,42 @@ static void thread_track_name(char out[48], uint64_t tid, const char *what)
     strcpy(out + n + 1, what);
 }
 
+/* "memory accesses", declared with the first thread. */
+static tk_status accesses_group(tk_crpf *c, tk_error *err)
+{
+    if (c->accesses_uuid)
+        return TK_OK;
+    c->accesses_uuid = c->next_uuid++;
+    if (tk_perfetto_track(c->seq, c->accesses_uuid, 0, "memory accesses", err) != TK_OK)
+        return err->status;
+    snprintf(c->unit_reads, sizeof c->unit_reads, "reads per %" PRIu64 " records", c->window);
+    snprintf(c->unit_writes, sizeof c->unit_writes, "writes per %" PRIu64 " records",
+             c->window);
+    return TK_OK;
+}
+
+/* The reads and writes counters of `t` (a thread, or the other threads). */
+static tk_status declare_counters(tk_crpf *c, tk_crpf_thread *t, const char *reads,
+                                  const char *writes, tk_error *err)
+{
+    if (accesses_group(c, err) != TK_OK)
+        return err->status;
+    t->uuid = c->next_uuid;
+    c->next_uuid += 2;
+    if (tk_perfetto_counter_track(c->seq, t->uuid, c->accesses_uuid, reads,
+                                  TK_PERFETTO_UNIT_COUNT, c->unit_reads, err) != TK_OK)
+        return err->status;
+    return tk_perfetto_counter_track(c->seq, t->uuid + 1, c->accesses_uuid, writes,
+                                     TK_PERFETTO_UNIT_COUNT, c->unit_writes, err);
+}
+
 /* A new thread's counter tracks. */
 static tk_status declare_thread(tk_crpf *c, uint64_t tid, tk_crpf_thread *t, tk_error *err)
 {
-    if (!c->accesses_uuid) {
-        c->accesses_uuid = c->next_uuid++;
-        if (tk_perfetto_track(c->seq, c->accesses_uuid, 0, "memory accesses", err) != TK_OK)
-            return err->status;
-        snprintf(c->unit_reads, sizeof c->unit_reads, "reads per %" PRIu64 " records",
-                 c->window);
-        snprintf(c->unit_writes, sizeof c->unit_writes, "writes per %" PRIu64 " records",
-                 c->window);
-    }
-    char name[48];
-    t->uuid = c->next_uuid;
-    c->next_uuid += 2;
-    thread_track_name(name, tid, "reads");
-    if (tk_perfetto_counter_track(c->seq, t->uuid, c->accesses_uuid, name,
-                                  TK_PERFETTO_UNIT_COUNT, c->unit_reads, err) != TK_OK)
-        return err->status;
-    thread_track_name(name, tid, "writes");
-    return tk_perfetto_counter_track(c->seq, t->uuid + 1, c->accesses_uuid, name,
-                                     TK_PERFETTO_UNIT_COUNT, c->unit_writes, err);
+    char reads[48], writes[48];
+    thread_track_name(reads, tid, "reads");
+    thread_track_name(writes, tid, "writes");
+    return declare_counters(c, t, reads, writes, err);
 }
 
 /* List `t` (index i) as active in this window, once. */
@@ -112,11 +127,38 @@ static tk_status mark(tk_crpf *c, tk_crpf_thread *t, size_t i, tk_error *err)
     if (t->mark == c->win_no + 1)
         return TK_OK;
     t->mark = c->win_no + 1;
-    return list_push(&c->active, (uint32_t)i) == 0 ? TK_OK : oom(err);
+    return tk_crpf_list_push(&c->active, (uint32_t)i) == 0 ? TK_OK : oom(err);
+}
+
+/* A thread past the first max_tracks: `cur` is the other threads'. */
+static tk_status other_switch(tk_crpf *c, uint64_t tid, tk_error *err)
+{
+    if (!c->other.uuid &&
+        declare_counters(c, &c->other, "other threads reads", "other threads writes",
+                         err) != TK_OK)
+        return err->status;
+    c->cur = &c->other;
+    c->tid = tid;
+    c->other.mark = c->win_no + 1;
+    return TK_OK;
+}
+
+/* `cur` is thread `tid`, index i. */
+static tk_status set_cur(tk_crpf *c, uint64_t tid, size_t i, tk_error *err)
+{
+    c->cur = &c->threads[i]; /* the array may move: only this one is kept */
+    c->tid = tid;
+    return mark(c, c->cur, i, err);
 }
 
 tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
 {
+    size_t slot = (size_t)(tid % TK_CRPF_THREAD_CACHE);
+    if (c->thread_cache[slot].index && c->thread_cache[slot].tid == tid)
+        return set_cur(c, tid, c->thread_cache[slot].index - 1, err);
+    if (c->max_tracks && c->thread_index.n >= c->max_tracks &&
+        tk_id_index_find(&c->thread_index, tid) < 0)
+        return other_switch(c, tid, err);
     if (c->thread_index.n == c->threads_cap) { /* room for a new one first */
         size_t cap = c->threads_cap ? c->threads_cap * 2 : 16;
         tk_crpf_thread *v = realloc(c->threads, cap * sizeof *v);
@@ -130,15 +172,16 @@ tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
     if (at < 0)
         return oom(err);
     size_t i = (size_t)at;
-    tk_crpf_thread *t = &c->threads[i];
     if (added) {
-        memset(t, 0, sizeof *t);
-        if (declare_thread(c, tid, t, err) != TK_OK)
+        memset(&c->threads[i], 0, sizeof c->threads[i]);
+        if (declare_thread(c, tid, &c->threads[i], err) != TK_OK)
             return err->status;
     }
-    c->cur = t; /* the array may have moved the others: only this one is kept */
-    c->tid = tid;
-    return mark(c, t, i, err);
+    if (i < UINT32_MAX) {
+        c->thread_cache[slot].tid = tid;
+        c->thread_cache[slot].index = (uint32_t)i + 1;
+    }
+    return set_cur(c, tid, i, err);
 }
 
 static tk_status thread_values(tk_crpf *c, uint64_t ts, const tk_crpf_thread *t,
@@ -147,6 +190,20 @@ static tk_status thread_values(tk_crpf *c, uint64_t ts, const tk_crpf_thread *t,
     if (tk_perfetto_counter(c->seq, ts, t->uuid, (int64_t)reads, err) != TK_OK)
         return err->status;
     return tk_perfetto_counter(c->seq, ts, t->uuid + 1, (int64_t)writes, err);
+}
+
+/* The other threads' values: as one thread's, active or just after. */
+static tk_status other_values(tk_crpf *c, uint64_t ts, tk_error *err)
+{
+    tk_crpf_thread *t = &c->other;
+    int active = t->uuid && t->mark == c->win_no + 1;
+    if (active || c->other_was) {
+        if (thread_values(c, ts, t, t->count[0], t->count[1], err) != TK_OK)
+            return err->status;
+    }
+    t->count[0] = t->count[1] = 0;
+    c->other_was = active;
+    return TK_OK;
 }
 
 static tk_status level_values(tk_crpf *c, uint64_t ts, tk_error *err)
@@ -183,7 +240,7 @@ tk_status tk_crpf_flush(tk_crpf *c, uint64_t ts, tk_error *err)
         if (t->mark != c->win_no + 1 && thread_values(c, ts, t, 0, 0, err) != TK_OK)
             return err->status;
     }
-    if (level_values(c, ts, err) != TK_OK)
+    if (other_values(c, ts, err) != TK_OK || level_values(c, ts, err) != TK_OK)
         return err->status;
     tk_crpf_list l = c->was_active;
     c->was_active = c->active;
@@ -191,14 +248,17 @@ tk_status tk_crpf_flush(tk_crpf *c, uint64_t ts, tk_error *err)
     c->active.n = 0;
     c->win_no++;
     /* the hot loop counts for `cur` without looking it up again */
-    if (!c->cur)
+    if (c->cur == &c->other)
+        c->other.mark = c->win_no + 1;
+    if (!c->cur || c->cur == &c->other)
         return TK_OK;
     return mark(c, c->cur, (size_t)(c->cur - c->threads), err);
 }
 
 tk_status tk_crpf_window_end(tk_crpf *c, uint64_t ts, tk_error *err)
 {
-    if (tk_crpf_flush(c, c->win_end, err) != TK_OK)
+    if (tk_crpf_flush(c, c->win_end, err) != TK_OK ||
+        tk_crpf_regions_window(c, c->win_end, err) != TK_OK)
         return err->status;
     /* a gap of whole windows (a selection): their zeros, once */
     if (ts - c->win_end >= c->window &&

@@ -39,6 +39,12 @@ enum mode {
  * (a later cell wider than its column pushes the rest of its row). */
 #define TABLE_BLOCK_ROWS 4096
 
+/* A cell of a block: its text at offset + 1 into the block's `text` (0:
+ * empty), with its length and display width (measured once, when set). */
+typedef struct tcell {
+    size_t off, len, width;
+} tcell;
+
 typedef struct table {
     size_t ncols, nrows, rowcap;
     char **names;
@@ -51,10 +57,10 @@ typedef struct table {
                                usually set their columns in order */
     /* The block's cells, without a malloc each (a million-row table):
      * row r's are cells[rowstart[r] ...] (rowlen[r] of them, the columns
-     * known when it was last set), each an offset + 1 into `text` (0:
-     * empty); only the last row grows. */
+     * known when it was last set); only the last row grows. */
     size_t *rowstart, *rowlen;
-    size_t *cells, ncells, cellcap;
+    tcell *cells;
+    size_t ncells, cellcap;
     tk_strbuf text;
     int printed;            /* a block (and the header) is out: widths fixed */
 } table;
@@ -318,7 +324,7 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
             size_t cap = t->cellcap ? t->cellcap : 64;
             while (cap < need)
                 cap *= 2;
-            size_t *cells = realloc(t->cells, cap * sizeof *cells);
+            tcell *cells = realloc(t->cells, cap * sizeof *cells);
             if (!cells) {
                 s->out.oom = 1;
                 return;
@@ -327,13 +333,14 @@ static void table_set(tk_sink *s, table *t, const char *key, const char *text,
             t->cellcap = cap;
         }
         for (size_t i = t->ncells; i < need; i++)
-            t->cells[i] = 0;
+            t->cells[i] = (tcell){0, 0, 0};
         t->ncells = need;
         t->rowlen[r] = t->ncols;
     }
-    t->cells[t->rowstart[r] + (size_t)c] = table_text(s, t, text, len);
+    /* numbers are ASCII (a duration's unit comes in column_seconds) */
+    size_t w = kind == CELL_NUMBER ? len : text_width(text, len);
+    t->cells[t->rowstart[r] + (size_t)c] = (tcell){table_text(s, t, text, len), len, w};
     if (!t->printed) {
-        size_t w = text_width(text, len);
         if (w > t->width[c])
             t->width[c] = w;
         t->seen[c] |= (unsigned char)kind;
@@ -366,11 +373,16 @@ static void table_add_row(tk_sink *s, table *t, int indent)
     t->next_col = 0;
 }
 
-/* Cell (r, c): its text, NULL when empty. */
-static const char *table_cell(const table *t, size_t r, size_t c)
+/* Cell (r, c), NULL when empty. */
+static const tcell *table_cell(const table *t, size_t r, size_t c)
 {
-    size_t off = c < t->rowlen[r] ? t->cells[t->rowstart[r] + c] : 0;
-    return off ? t->text.p + off - 1 : NULL;
+    const tcell *x = c < t->rowlen[r] ? &t->cells[t->rowstart[r] + c] : NULL;
+    return x && x->off ? x : NULL;
+}
+
+static const char *cell_text(const table *t, const tcell *x)
+{
+    return t->text.p + x->off - 1;
 }
 
 /* Render column c's durations in the unit its largest one reads best in,
@@ -380,9 +392,10 @@ static void column_seconds(tk_sink *s, table *t, size_t c)
     double max = 0.0;
     int any = 0;
     for (size_t r = 0; r < t->nrows; r++) {
-        const char *cell = table_cell(t, r, c);
-        if (cell && cell[0] == RAW_SECONDS) {
-            double v = fabs(strtod(cell + 1, NULL));
+        const tcell *x = table_cell(t, r, c);
+        const char *text = x ? cell_text(t, x) : NULL;
+        if (text && text[0] == RAW_SECONDS) {
+            double v = fabs(strtod(text + 1, NULL));
             any = 1;
             if (isfinite(v) && v > max)
                 max = v;
@@ -395,22 +408,71 @@ static void column_seconds(tk_sink *s, table *t, size_t c)
     int unit = t->unit[c];
     size_t width = text_width(t->names[c], strlen(t->names[c]));
     for (size_t r = 0; r < t->nrows; r++) {
-        const char *cell = table_cell(t, r, c);
-        if (cell && cell[0] == RAW_SECONDS) {
+        const tcell *x = table_cell(t, r, c);
+        if (x && cell_text(t, x)[0] == RAW_SECONDS) {
             sb_reset(&s->tmp);
-            tk_num_duration(&s->tmp, strtod(cell + 1, NULL), unit);
-            size_t off = table_text(s, t, s->tmp.p ? s->tmp.p : "", s->tmp.len);
+            tk_num_duration(&s->tmp, strtod(cell_text(t, x) + 1, NULL), unit);
+            const char *v = s->tmp.p ? s->tmp.p : "";
+            size_t off = table_text(s, t, v, s->tmp.len);
             if (!off)
                 return;
-            t->cells[t->rowstart[r] + c] = off; /* the old text stays till the block ends */
-            cell = table_cell(t, r, c);
+            /* the old text stays till the block ends */
+            t->cells[t->rowstart[r] + c] = (tcell){off, s->tmp.len, text_width(v, s->tmp.len)};
+            x = table_cell(t, r, c);
         }
-        size_t w = cell ? text_width(cell, strlen(cell)) : 1; /* "-" */
+        size_t w = x ? x->width : 1; /* "-" */
         if (w > width)
             width = w;
     }
     if (!t->printed)
         t->width[c] = width ? width : 1;
+}
+
+/* Spaces at o[k, k + n): 8 at a store (the row's room has 8 to spare). */
+static size_t put_spaces(char *o, size_t k, size_t n)
+{
+    static const char eight[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+    for (size_t i = 0; i < n; i += 8)
+        memcpy(o + k + i, eight, 8);
+    return k + n;
+}
+
+/* Row r of the block (0: the header) into `o`, whose room it has: each
+ * cell padded to its column's width, numbers to the right. */
+static void table_row(const table *t, size_t r, int indent, tk_strbuf *o)
+{
+    size_t k = put_spaces(o->p, o->len, (size_t)indent), line_start = k;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const tcell *x = r ? table_cell(t, r - 1, c) : NULL;
+        const char *cell = r == 0 ? t->names[c] : x ? cell_text(t, x) : "-";
+        size_t len = x ? x->len : strlen(cell), cw = x ? x->width : text_width(cell, len);
+        size_t pad = t->width[c] > cw ? t->width[c] - cw : 0;
+        if (c)
+            k = put_spaces(o->p, k, 2);
+        if (t->seen[c] == CELL_NUMBER)
+            k = put_spaces(o->p, k, pad);
+        memcpy(o->p + k, cell, len);
+        k += len;
+        if (t->seen[c] != CELL_NUMBER && c + 1 < t->ncols)
+            k = put_spaces(o->p, k, pad);
+    }
+    while (k > line_start && o->p[k - 1] == ' ')
+        k--;
+    o->p[k++] = '\n';
+    o->p[k] = '\0';
+    o->len = k;
+}
+
+/* The bytes row r takes at most (table_row's room). */
+static size_t row_room(const table *t, size_t r, int indent)
+{
+    size_t n = (size_t)indent + 8 + 2 * t->ncols;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const tcell *x = r ? table_cell(t, r - 1, c) : NULL;
+        size_t len = r == 0 ? strlen(t->names[c]) : x ? x->len : 1;
+        n += len + t->width[c] + 8; /* the text, its padding, a store's spill */
+    }
+    return n;
 }
 
 /* Print the rows held (after the header, for the first block) and let them
@@ -421,27 +483,9 @@ static void table_print(tk_sink *s, table *t, int indent)
     for (size_t c = 0; c < t->ncols; c++)
         column_seconds(s, t, c);
     for (size_t r = t->printed ? 1 : 0; r <= t->nrows; r++) { /* r == 0: the header */
-        text_indent(o, indent);
-        size_t line_start = o->len;
-        for (size_t c = 0; c < t->ncols; c++) {
-            const char *cell = r == 0 ? t->names[c] : table_cell(t, r - 1, c);
-            cell = cell ? cell : "-";
-            size_t len = strlen(cell), cw = text_width(cell, len);
-            size_t pad = t->width[c] > cw ? t->width[c] - cw : 0;
-            if (c)
-                sb_puts(o, "  ");
-            if (t->seen[c] != CELL_NUMBER) {
-                sb_putn(o, cell, len);
-                if (c + 1 < t->ncols)
-                    sb_pad(o, ' ', pad);
-            } else {
-                sb_pad(o, ' ', pad);
-                sb_putn(o, cell, len);
-            }
-        }
-        while (o->len > line_start && o->p[o->len - 1] == ' ')
-            o->len--;
-        sb_putc(o, '\n');
+        if (sb_reserve(o, row_room(t, r, indent)) != 0)
+            break; /* out of memory: o->oom says so */
+        table_row(t, r, indent, o);
         maybe_flush(s);
     }
     table_free_rows(t);
@@ -753,9 +797,9 @@ static void text_f64(tk_sink *s, tk_strbuf *b, double v, unsigned flags)
 void tk_sink_f64_flags(tk_sink *s, const char *key, double v, unsigned flags)
 {
     char bare[64]; /* text: a duration's key without its "_s" */
-    size_t n = key ? strlen(key) : 0;
     if (dropping(s))
         return;
+    size_t n = key ? strlen(key) : 0;
     if (s->style == TK_SINK_TEXT && (flags & TK_SINK_SECONDS) && n > 2 && n < sizeof bare &&
         strcmp(key + n - 2, "_s") == 0) {
         memcpy(bare, key, n - 2);
@@ -791,20 +835,30 @@ static const char *snake(tk_sink *s, const char *v, size_t len)
 {
     sb_reset(&s->name);
     for (size_t i = 0; i < len; i++)
-        sb_putc(&s->name, v[i] == '-' || v[i] == ' ' ? '_' : v[i]);
+        sb_putc(&s->name, tk_snake_char(v[i]));
     return s->name.p ? s->name.p : "";
+}
+
+/* A string member of a dropped value: nothing to render, only its group
+ * to note (1), or 0 when the value is not dropped. */
+static int drop_str(tk_sink *s, const char *key, const char *v, size_t len,
+                    unsigned flags)
+{
+    if (!dropping(s))
+        return 0;
+    if (tk_limiter_is_group(&s->limit, key))
+        tk_limiter_str(&s->limit, v, len, (flags & TK_SINK_ENUM) != 0);
+    return 1;
 }
 
 void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
                  unsigned flags)
 {
+    if (drop_str(s, key, v, len, flags))
+        return;
     if (flags & TK_SINK_ENUM) {
         v = snake(s, v, len);
         len = s->name.len;
-    }
-    if (dropping(s)) {
-        tk_limiter_str(&s->limit, key, v, len);
-        return;
     }
     SCALAR(sb_json_str(b, v, len), sb_text_str(b, v, len, !(flags & TK_SINK_BARE)),
            CELL_TEXT);
@@ -812,6 +866,9 @@ void tk_sink_str(tk_sink *s, const char *key, const char *v, size_t len,
 
 void tk_sink_cstr(tk_sink *s, const char *key, const char *v, unsigned flags)
 {
+    /* not even a strlen for a dropped value's member */
+    if (dropping(s) && !tk_limiter_is_group(&s->limit, key))
+        return;
     tk_sink_str(s, key, v ? v : "", v ? strlen(v) : 0, flags);
 }
 

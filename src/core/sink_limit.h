@@ -9,6 +9,10 @@
 #include "core/hashmap.h"
 #include "core/strbuf.h"
 
+/* tk_limiter.raw is the group member of: none, the last counted group
+ * (`last`), the current dropped value. */
+enum { TK_RAW_NONE, TK_RAW_LAST, TK_RAW_CURRENT };
+
 typedef struct tk_limiter {
     int on;
     uint64_t left;   /* top-level values still rendered */
@@ -16,6 +20,13 @@ typedef struct tk_limiter {
     char *key;       /* the member that names a dropped value's group */
     tk_strbuf group; /* the current dropped value's group */
     tk_map dropped;  /* group -> uint64_t count, in first-seen order */
+    size_t last;     /* the last dropped value's group: its index + 1 in
+                        `dropped` (0: none), counted again without a
+                        lookup (a million warnings of one code) */
+    int same;        /* the current group is the last one's */
+    tk_strbuf raw;   /* a group member's value as given (before snake_case) */
+    int raw_snake;   /* ... and whether it was put in snake_case */
+    int raw_is;      /* TK_RAW_*: whose group `raw` names */
     int oom;
 } tk_limiter;
 
@@ -29,9 +40,24 @@ void tk_limiter_stop(tk_limiter *l);
 int tk_limiter_begin(tk_limiter *l, size_t sink_depth);
 /* It ends: 1 when it was dropped. */
 int tk_limiter_end(tk_limiter *l);
-/* A string member of a dropped value (the group when its key matches). */
-void tk_limiter_str(tk_limiter *l, const char *key, const char *v,
-                         size_t len);
+/* 1 when a string member `key` now would name the group of a dropped
+ * value: other members of a dropped value need no rendering at all. */
+static inline int tk_limiter_is_group(const tk_limiter *l, const char *key)
+{
+    if (l->depth != 1 || !key || !l->key)
+        return 0;
+    const char *a = key, *b = l->key; /* a loop: most keys differ at once */
+    while (*b && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+/* TK_SINK_ENUM's snake_case, one byte: '-' and ' ' as '_'. */
+static inline char tk_snake_char(char c) { return c == '-' || c == ' ' ? '_' : c; }
+/* The group member of a dropped value (tk_limiter_is_group): `v`, in
+ * snake_case when `snake`. */
+void tk_limiter_str(tk_limiter *l, const char *v, size_t len, int snake);
 int tk_limiter_group(const tk_limiter *l, size_t i, const char **group,
                           uint64_t *count);
 

@@ -4,7 +4,12 @@
  *              sharing), typed arrays walked and freed (little-endian)
  *   shared-be  the same, big-endian
  *   badtag     a few accesses, then an unknown record tag
- *   truncated  a few accesses, the last one cut short */
+ *   truncated  a few accesses, the last one cut short
+ *   threads    30 threads, the t-th to come thread 100 + 11t mod 31 with
+ *              7t mod 31 + 1 accesses (2 to 31, all distinct), each on its
+ *              own page, 8 accesses a line, reads and writes in turn
+ *   threads-ties  threads 6, 5, 4, 3, 2, 1 in that order with 3, 5, 3, 5,
+ *              3, 1 accesses */
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +52,28 @@ static void shared(void)
     put(TK_CACHERAY_READ, 0x20010, 8, 1); /* freed: untyped */
 }
 
+/* Thread `id`'s `n` accesses up page `page`, 8 bytes each (a miss per
+ * line): reads and writes in turn. */
+static void thread_run(uint64_t id, unsigned page, unsigned n)
+{
+    for (unsigned j = 0; j < n; j++)
+        put(j % 2 ? TK_CACHERAY_WRITE : TK_CACHERAY_READ, 0x100000 + page * 0x1000 + j * 8,
+            8, id);
+}
+
+static void threads(void)
+{
+    for (unsigned t = 1; t <= 30; t++)
+        thread_run(100 + t * 11 % 31, t, t * 7 % 31 + 1);
+}
+
+static void threads_ties(void)
+{
+    static const unsigned n[] = {3, 5, 3, 5, 3, 1};
+    for (unsigned i = 0; i < 6; i++)
+        thread_run(6 - i, i, n[i]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3)
@@ -59,6 +86,10 @@ int main(int argc, char **argv)
                                                                  : TK_ENDIAN_BIG, &err);
     if (!strncmp(argv[1], "shared", 6)) {
         shared();
+    } else if (!strcmp(argv[1], "threads")) {
+        threads();
+    } else if (!strcmp(argv[1], "threads-ties")) {
+        threads_ties();
     } else {
         put(TK_CACHERAY_READ, 0x1000, 8, 0);
         put(TK_CACHERAY_WRITE, 0x1008, 8, 0);

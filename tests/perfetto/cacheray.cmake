@@ -64,11 +64,21 @@ foreach(name bubble-sort struct-test)
                       -l L2:8K:4:64:plru)
 endforeach()
 
+# --max-tracks: a small trace past the caps (lanes per type, threads with
+# counters of their own), its counters checked value by value.
+add_test(NAME perfetto.cacheray.max_tracks
+         COMMAND ${TK_DEBIAN_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/cacheray_caps.py
+                 $<TARGET_FILE:tracekit> ${TK_PERFETTO_PROTO}
+                 ${CMAKE_CURRENT_SOURCE_DIR}/check.py ${CMAKE_CURRENT_BINARY_DIR}/cacheray-caps)
+set_tests_properties(perfetto.cacheray.max_tracks PROPERTIES SKIP_RETURN_CODE 77
+                     LABELS perfetto TIMEOUT 120)
+
 # Options refused with a usage error (exit 2), without ../shared.
 add_test(NAME perfetto.cacheray.options
          COMMAND sh -c "t=$0 f=$1 out=$2
            for args in '--window 0' '--window x' '--config c.json -l L1:1K:2:64' \
-                       '-l L1:1K:3:64' '--to jsonl --window 5' '--to cacheray --cachesim'; do
+                       '-l L1:1K:3:64' '--to jsonl --window 5' '--to cacheray --cachesim' \
+                       '--max-tracks x' '--to jsonl --max-tracks 5'; do
              \"$t\" convert --to perfetto $args \"$f\" -o \"$out\" 2>/dev/null
              rc=$?
              [ $rc = 2 ] || { echo \"FAIL: convert $args exited $rc, not 2\"; exit 1; }

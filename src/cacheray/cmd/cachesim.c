@@ -164,7 +164,8 @@ static const tk_option options[] = {
      .help = "do not classify misses (compulsory, capacity and conflict print as '-' / "
              "null)"},
     {.name = "top", .value = "N", .parse = parse_number,
-     .help = "false-sharing lines to list (default 20, 0 = all)"},
+     .help = "false-sharing lines to list, and in text the threads with the most accesses "
+             "(default 20, 0 = all; --json lists every thread)"},
     {.name = "warmup", .value = "N", .parse = parse_warmup,
      .help = "the first N records selected only warm the caches up: simulated, not counted "
              "(--range FROM-N:TO --warmup N warms a window up)"},

@@ -42,6 +42,9 @@ const tk_option tk_cacheray_command_options[] = {
      .help = "only accesses touching LO-HI (HI excluded), ADDR+LEN or ADDR (a comma list)"},
     {.name = "window", .value = "N", .commands = "convert", .targets = "perfetto",
      .help = "--to perfetto: records per counter window (default 10000; K, M multiply)"},
+    {.name = "max-tracks", .value = "N", .commands = "convert", .targets = "perfetto",
+     .help = "--to perfetto: at most N lanes per region type and N threads with counters "
+             "of their own (default 1000; 0: no cap); the rest are counted together"},
     {.name = "cachesim", .commands = "convert", .targets = "perfetto",
      .help = "--to perfetto: simulate the caches (cachesim's default hierarchy, or "
              "--level/--config) and add each level's misses and miss rate per window"},
@@ -71,8 +74,10 @@ const struct tk_format_help tk_cacheray_help[] = {
     {"convert", "perfetto",
      "Perfetto's protobuf trace (ui.perfetto.dev): time = record index (1 ns a record); "
      "each RTTA region a slice from its rtta_add to its rtta_remove (or the end) on a lane "
-     "of its type's track under \"regions\"; each thread's reads and writes per --window "
-     "records; with --cachesim (or -l, --config) each level's misses and miss rate per window"},
+     "of its type's track under \"regions\" (at most --max-tracks lanes a type, the regions "
+     "past them counted); each thread's reads and writes per --window records (past "
+     "--max-tracks threads, summed as \"other threads\"); with --cachesim (or -l, --config) "
+     "each level's misses and miss rate per window"},
     {"convert", "parquet",
      "tables accesses, regions in DIR (docs/formats/cacheray.md, \"Parquet tables\"): an "
      "accesses row per read or write (index, kind, atomic, unaligned, addr, size, thread, and "

@@ -17,7 +17,26 @@
  * shadow costs as much as the rest on traffic without locality (all
  * misses): the worker then takes the whole level (split3c.h), with the
  * count of its misses per type and thread, and the main thread everything
- * else.
+ * else. With more levels and locality the levels below see few requests
+ * and the worker idles: on the locality bench trace, 3 levels, the main
+ * thread had ~72% of the work. There the worker takes every level
+ * (split3c.h) as well. Moving the first level over helps exactly when the
+ * levels below (B) cost less than what the main thread does besides the
+ * first level (D: decoding, counting, false sharing, and reuse, which
+ * only makes the split pay more often than the rule says): the pipe then
+ * takes max(D + L1, B) per access, the split max(D, L1 + B). B goes with
+ * the requests the levels below get, D with the accesses; callgrind per
+ * thread on the bench traces (and random ones over 48K and 2M) put a
+ * request below at 300-500 instructions and D at 150-210 per access: the
+ * split pays below ~0.4 requests per access (locality bench 0.27, random
+ * over 48K 0.5 (even), random 1.9-2.5). So the pipe starts as above; after
+ * SPLIT_AT batches the main thread waits for the worker to serve
+ * everything handed over, and with fewer than SPLIT_PCT requests below
+ * per 100 first-level accesses moves the levels to it and goes on in
+ * split mode. Either way each level sees the same requests in the same
+ * order: the results are identical. For tests only,
+ * TRACEKIT_CACHESIM_SPLIT=K,P chooses after K batches with P for
+ * SPLIT_PCT (0: never split, 1000000: always).
  *
  * Hand-over: `head` (slots handed over) and `done` (slots served) only
  * grow; each side sleeps on a condition variable only after announcing
@@ -42,7 +61,9 @@
 enum {
     SLOTS = 64,         /* batches in the ring */
     WAKE_AFTER = 16,    /* slots waiting before the worker is woken */
-    SPIN = 64           /* looks at the counter before sleeping: a few us */
+    SPIN = 64,          /* looks at the counter before sleeping: a few us */
+    SPLIT_AT = 32,      /* batches before the choice of split mode (8 K accesses) */
+    SPLIT_PCT = 40      /* split below this many requests below per 100 accesses */
 };
 
 typedef struct slot {
@@ -59,7 +80,9 @@ struct cs_pipe {
     atomic_size_t main_wants;  /* done the sleeping main thread waits for */
     size_t counted;     /* main thread: slots whose count pass ran */
     tk_cachesim *s;
-    int split;          /* one level with 3C: the worker has it (split3c.h) */
+    int split;          /* the worker has every level (split3c.h) */
+    size_t split_at;    /* head at which to choose (0: chosen) */
+    uint64_t split_pct;
     cs_split3c cls;
     slot ring[SLOTS];
 };
@@ -124,6 +147,26 @@ static void *worker(void *arg)
     }
 }
 
+/* When to choose split mode: SPLIT_AT and SPLIT_PCT, or for tests
+ * TRACEKIT_CACHESIM_SPLIT=K,P. */
+static void split_rule(cs_pipe *p)
+{
+    const char *v = getenv("TRACEKIT_CACHESIM_SPLIT");
+    char *end;
+    p->split_at = SPLIT_AT;
+    p->split_pct = SPLIT_PCT;
+    if (!v)
+        return;
+    unsigned long k = strtoul(v, &end, 10), pct;
+    if (*end != ',' || k == 0 || k > 1000000)
+        return;
+    pct = strtoul(end + 1, &end, 10);
+    if (*end || pct > 1000000)
+        return;
+    p->split_at = k;
+    p->split_pct = pct;
+}
+
 /* Whether the process may run on one CPU only (taskset -c N). */
 static int one_cpu(void)
 {
@@ -149,6 +192,8 @@ int cs_pipe_start(tk_cachesim *s)
     if (split && cs_split3c_start(s, &p->cls) != 0)
         goto fail;
     p->split = split;
+    if (!split)
+        split_rule(p);
     if (pthread_mutex_init(&p->mu, NULL) != 0)
         goto fail;
     if (pthread_cond_init(&p->wake_worker, NULL) != 0 ||
@@ -211,18 +256,9 @@ static void count_first(tk_cachesim *s, cs_batch *b, const int mask0)
 
 static void count_below(tk_cachesim *s, const cs_batch *b)
 {
-    for (size_t i = 0; i < b->n; i++) {
-        uint64_t word;
-        if (i % 8 == 0 && i + 8 <= b->n) { /* with locality, most words are 0 */
-            memcpy(&word, &b->below[i], 8);
-            if (!word) {
-                i += 7;
-                continue;
-            }
-        }
+    for (size_t i = cs_next_set(b->below, 0, b->n); i < b->n;
+         i = cs_next_set(b->below, i + 1, b->n)) {
         const unsigned mask = b->below[i];
-        if (!mask)
-            continue;
         tk_cachesim_counts *c = &s->types.v[b->type[i]].pub.c;
         tk_cachesim_counts *tc = cs_threads_get(&s->threads, b->thread[i]);
         if (!tc) {
@@ -268,10 +304,28 @@ static void wait_done(cs_pipe *p, size_t want)
     wait_until(p, &p->done, want, &p->main_sleeps, &p->wake_main);
 }
 
+/* Split mode (the header comment) when the levels below the first were
+ * sent fewer than split_pct requests per 100 first-level accesses so far. */
+static void choose_split(tk_cachesim *s, cs_pipe *p)
+{
+    p->split_at = 0;
+    cs_pipe_drain(s); /* the worker waits: its levels can be read, and moved */
+    const uint64_t n = s->lv[0].st.reads + s->lv[0].st.writes;
+    uint64_t below = 0;
+    for (size_t k = 1; k < s->nlevels; k++)
+        below += s->lv[k].st.reads + s->lv[k].st.writes;
+    if (n == 0 || below * 100 >= p->split_pct * n)
+        return;
+    if (cs_split3c_start(s, &p->cls) == 0)
+        p->split = 1; /* else (out of memory) the pipe as it was */
+}
+
 cs_batch *cs_pipe_batch(tk_cachesim *s)
 {
     cs_pipe *p = s->pipe;
     size_t head = atomic_load(&p->head);
+    if (p->split_at && head == p->split_at)
+        choose_split(s, p);
     if (head - p->counted == SLOTS) { /* the ring is full: the oldest must be served */
         if (atomic_load(&p->done) == p->counted) /* and a few more, or the threads */
             wait_done(p, p->counted + SLOTS / 4); /* would take turns batch by batch */

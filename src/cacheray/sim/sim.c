@@ -571,10 +571,16 @@ void tk_cachesim_get_thread(const tk_cachesim *s, size_t i, tk_cachesim_thread *
 tk_status tk_cachesim_false_sharing_count(tk_cachesim *s, size_t *count,
                                           uint64_t *shared_lines, tk_error *err)
 {
+    return cs_false_sharing_top(s, 0, count, shared_lines, err);
+}
+
+tk_status cs_false_sharing_top(tk_cachesim *s, size_t top, size_t *count,
+                               uint64_t *shared_lines, tk_error *err)
+{
     *count = 0;
     if (shared_lines)
         *shared_lines = s->fs.nshared;
-    if (cs_fs_finish(&s->fs, s) != 0) {
+    if (cs_fs_finish(&s->fs, s, top) != 0) {
         s->oom = 1;
         s->fs.norder = 0; /* the report is incomplete: show none of it */
         return oom(err);
@@ -593,6 +599,8 @@ void tk_cachesim_get_false_sharing(const tk_cachesim *s, size_t i,
     out->line = L->line << s->fs.shift;
     out->writes = L->writes;
     out->alternations = L->alternations;
+    if (i >= s->fs.nout)
+        return; /* cs_false_sharing_top left its sharers out */
     out->nthreads = s->fs.out_at[i + 1] - s->fs.out_at[i];
     out->threads = s->fs.out + s->fs.out_at[i];
 }

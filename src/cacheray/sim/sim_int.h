@@ -3,6 +3,8 @@
 #ifndef TK_CACHERAY_SIM_INT_H
 #define TK_CACHERAY_SIM_INT_H
 
+#include <string.h>
+
 #include <tracekit/cachesim.h>
 #include <tracekit/format.h>
 
@@ -290,7 +292,7 @@ typedef struct cs_falseshare {
     int has_prev;
     /* the report (cs_fs_finish): lines with disjoint writers, sorted */
     cs_fs_report *order;
-    size_t norder;
+    size_t norder, nout;     /* lines; the first nout have their sharers */
     tk_cachesim_sharer *out; /* their sharers, ordered by first byte */
     size_t *out_at;          /* first sharer of each reported line */
 } cs_falseshare;
@@ -342,8 +344,14 @@ static inline uint64_t cs_fs_chunks(const cs_falseshare *f, uint64_t lo, uint64_
     return (b == 63 ? ~0ULL : (1ULL << (b + 1)) - 1) & ~((1ULL << a) - 1);
 }
 
-/* Build the report; -1 when out of memory. */
-int cs_fs_finish(cs_falseshare *f, const tk_cachesim *s);
+/* Build the report, the sharers of the first `lines` lines only (0: all);
+ * -1 when out of memory. */
+int cs_fs_finish(cs_falseshare *f, const tk_cachesim *s, size_t lines);
+/* tk_cachesim_false_sharing_count with the sharers of the first `top`
+ * lines only (0: all): tk_cachesim_get_false_sharing gives the others
+ * without them. */
+tk_status cs_false_sharing_top(tk_cachesim *s, size_t top, size_t *count,
+                               uint64_t *shared_lines, tk_error *err);
 
 /* ---- reuse distance (reuse.c) */
 typedef struct cs_reuse cs_reuse;
@@ -377,6 +385,26 @@ typedef struct cs_batch {
     uint8_t below[CS_BATCH];    /* pipe.c: the levels below the first missed (the worker's) */
     size_t nruns;
 } cs_batch;
+
+/* The first index from i on (< n) whose byte in m is not 0, or n: eight
+ * zero bytes (accesses that hit, with locality most) a load. */
+static inline size_t cs_next_set(const uint8_t *m, size_t i, size_t n)
+{
+    while (i < n) {
+        uint64_t word;
+        if (i % 8 == 0 && i + 8 <= n) {
+            memcpy(&word, m + i, 8);
+            if (!word) {
+                i += 8;
+                continue;
+            }
+        }
+        if (m[i])
+            return i;
+        i++;
+    }
+    return n;
+}
 
 /* A request to a level below the first: bytes [lo, hi] read or written,
  * for access `origin` of the batch (its demand path: a miss there counts

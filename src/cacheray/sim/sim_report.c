@@ -193,16 +193,91 @@ static int types(out *o)
     return 0;
 }
 
-static void threads(out *o)
+/* 1 when thread a comes after thread b in the capped text table: fewer
+ * accesses, or as many and seen later. */
+static int after(const cs_threads *t, size_t a, size_t b)
 {
-    tk_sink_array_begin(o->s, "threads");
-    for (size_t i = 0; i < cs_threads_n(&o->sim->threads); i++) {
-        tk_sink_object_begin(o->s, NULL);
-        tk_sink_u64(o->s, "thread", cs_threads_id(&o->sim->threads, i), 0);
-        counts(o, cs_threads_at(&o->sim->threads, i), 1);
-        tk_sink_object_end(o->s);
+    const tk_cachesim_counts *x = cs_threads_at(t, a), *y = cs_threads_at(t, b);
+    uint64_t p = x->reads + x->writes, q = y->reads + y->writes;
+    return p != q ? p < q : a > b;
+}
+
+static void sift_down(const cs_threads *t, size_t *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && after(t, h[l], h[m]))
+            m = l;
+        if (r < n && after(t, h[r], h[m]))
+            m = r;
+        if (m == i)
+            return;
+        size_t x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
     }
+}
+
+/* The indexes of the k (< the count) threads with the most accesses,
+ * most first: a heap of k whose root comes after the others, O(n log k)
+ * (a million threads made a million text rows, held by the sink for the
+ * column widths). NULL when out of memory. */
+static size_t *busiest(const cs_threads *t, size_t k)
+{
+    size_t *h = malloc(k * sizeof *h), n = 0;
+    for (size_t i = 0; h && i < cs_threads_n(t); i++) {
+        if (n < k) { /* sift up */
+            size_t j = n++;
+            for (; j > 0 && after(t, i, h[(j - 1) / 2]); j = (j - 1) / 2)
+                h[j] = h[(j - 1) / 2];
+            h[j] = i;
+        } else if (after(t, h[0], i)) {
+            h[0] = i;
+            sift_down(t, h, n, 0);
+        }
+    }
+    while (h && n > 1) { /* the last in order to the back */
+        size_t x = h[0];
+        h[0] = h[--n];
+        h[n] = x;
+        sift_down(t, h, n, 0);
+    }
+    return h;
+}
+
+static void thread_row(out *o, size_t i)
+{
+    tk_sink_object_begin(o->s, NULL);
+    tk_sink_u64(o->s, "thread", cs_threads_id(&o->sim->threads, i), 0);
+    counts(o, cs_threads_at(&o->sim->threads, i), 1);
+    tk_sink_object_end(o->s);
+}
+
+/* Every thread in order of first access; in text, past `top` threads
+ * (0: no limit), the `top` busiest and how many there are. */
+static int threads(out *o, size_t top)
+{
+    const cs_threads *t = &o->sim->threads;
+    size_t n = cs_threads_n(t);
+    if (o->json || !top || n <= top) {
+        tk_sink_array_begin(o->s, "threads");
+        for (size_t i = 0; i < n; i++)
+            thread_row(o, i);
+        tk_sink_array_end(o->s);
+        return 0;
+    }
+    size_t *idx = busiest(t, top);
+    int bad = idx == NULL;
+    char count[96];
+    snprintf(count, sizeof count, "%zu (%zu listed, most accesses first)", n, top);
+    tk_sink_cstr(o->s, "thread_count", count, TK_SINK_BARE);
+    tk_sink_array_begin(o->s, "threads");
+    for (size_t i = 0; idx && i < top; i++)
+        thread_row(o, idx[i]);
     tk_sink_array_end(o->s);
+    free(idx);
+    return bad;
 }
 
 static void sharer(out *o, const tk_cachesim_sharer *w, uint64_t line)
@@ -235,7 +310,7 @@ static int false_sharing(out *o, tk_cachesim *sim, size_t top)
     uint64_t shared;
     size_t n;
     tk_error err;
-    int bad = tk_cachesim_false_sharing_count(sim, &n, &shared, &err) != TK_OK;
+    int bad = cs_false_sharing_top(sim, top, &n, &shared, &err) != TK_OK;
     tk_sink_u64(o->s, "lines_written_by_several_threads", shared, 0);
     tk_sink_u64(o->s, "false_sharing_lines", n, 0);
     if (top && n > top)
@@ -321,7 +396,7 @@ tk_status tk_cachesim_write(tk_cachesim *s, tk_sink *sink, const char *file, siz
     levels(&o);
     if (!types_first)
         bad |= types(&o);
-    threads(&o);
+    bad |= threads(&o, top);
     bad |= false_sharing(&o, s, top);
     reuse(&o);
     tk_sink_object_end(sink);

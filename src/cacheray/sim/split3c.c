@@ -1,11 +1,12 @@
-/* One level with 3C on two threads (split3c.h, pipe.c). The worker's
- * simulator has what the level's passes use (cs_access and below, with
- * nothing under the level): the level, the configuration, and a count of
+/* The hierarchy on the worker (split3c.h, pipe.c). The worker's simulator
+ * has what the levels' passes use (cs_access and below, the stream
+ * passes): the levels, their queues, the configuration, and a count of
  * empty accesses given back at the end; its counts per thread hold only
- * the level's misses. */
+ * the levels' misses. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cacheray/sim/hierarchy.h"
 #include "cacheray/sim/split3c.h"
 #include "core/strbuf.h"
 
@@ -28,13 +29,16 @@ int cs_split3c_start(tk_cachesim *s, cs_split3c *x)
     if (!w)
         return -1;
     w->cfg = s->cfg;
-    w->nlevels = 1;
-    w->lv[0] = s->lv[0];
+    w->nlevels = s->nlevels;
+    w->stream = s->stream;
+    memcpy(w->lv, s->lv, sizeof s->lv);
+    memcpy(w->queue, s->queue, sizeof s->queue);
     w->l1_shift = s->l1_shift;
     w->top_pass = s->top_pass;
-    cs_threads_init(&w->threads, 1);
+    cs_threads_init(&w->threads, s->nlevels);
     unsigned shift = s->lv[0].shift; /* the decoder's runs */
-    memset(&s->lv[0], 0, sizeof s->lv[0]);
+    memset(s->lv, 0, sizeof s->lv);
+    memset(s->queue, 0, sizeof s->queue);
     s->lv[0].shift = shift;
     s->top_pass = no_pass;
     x->w = w;
@@ -45,12 +49,14 @@ int cs_split3c_start(tk_cachesim *s, cs_split3c *x)
 static int grow(cs_split3c *x, uint32_t t)
 {
     void *v = x->type_misses;
-    int rc = tk_array_grow_zeroed(&v, &x->ntypes, t, sizeof *x->type_misses, 16);
+    int rc = tk_array_grow_zeroed(&v, &x->ntypes, t, x->w->nlevels * sizeof *x->type_misses,
+                                  16);
     x->type_misses = v;
     return rc;
 }
 
-/* As pipe.c's count_first: a run of one thread's summed in a local. */
+/* One level: as pipe.c's count_first, a run of one thread's summed in a
+ * local. */
 static void count_misses(cs_split3c *x, const cs_batch *b)
 {
     tk_cachesim *w = x->w;
@@ -77,28 +83,65 @@ static void count_misses(cs_split3c *x, const cs_batch *b)
     }
 }
 
+/* More levels: as pipe.c's count_below, access by access, skipping the
+ * accesses that hit at the first level (most, when the split is taken). */
+__attribute__((noinline)) /* keeps count_misses's loop as it was */
+static void count_levels(cs_split3c *x, const cs_batch *b)
+{
+    tk_cachesim *w = x->w;
+    const size_t nl = w->nlevels;
+    for (size_t i = cs_next_set(b->mask, 0, b->n); i < b->n;
+         i = cs_next_set(b->mask, i + 1, b->n)) {
+        const unsigned mask = b->mask[i];
+        const uint32_t t = b->type[i];
+        tk_cachesim_counts *tc = cs_threads_get(&w->threads, b->thread[i]);
+        if ((t >= x->ntypes && grow(x, t) != 0) || !tc) {
+            w->oom = 1;
+            continue;
+        }
+        uint64_t *c = &x->type_misses[t * nl];
+        for (size_t k = 0; k < nl; k++) {
+            c[k] += mask >> k & 1;
+            tc->misses[k] += mask >> k & 1;
+        }
+    }
+}
+
 void cs_split3c_batch(cs_split3c *x, cs_batch *b, int count)
 {
-    x->w->top_pass(x->w, b);
-    if (count)
+    tk_cachesim *w = x->w;
+    w->top_pass(w, b);
+    if (w->stream)
+        cs_stream_run(w, b);
+    if (!count)
+        return;
+    if (w->nlevels == 1)
         count_misses(x, b);
+    else
+        count_levels(x, b);
 }
 
 void cs_split3c_stop(tk_cachesim *s, cs_split3c *x)
 {
     tk_cachesim *w = x->w;
-    s->lv[0] = w->lv[0];
+    const size_t nl = w->nlevels;
+    memcpy(s->lv, w->lv, sizeof s->lv);
+    memcpy(s->queue, w->queue, sizeof s->queue);
     s->top_pass = w->top_pass;
     s->tot.zero_size += w->tot.zero_size;
     s->oom |= w->oom;
     for (size_t t = 0; t < x->ntypes && t < s->types.n; t++)
-        s->types.v[t].pub.c.misses[0] += x->type_misses[t];
+        for (size_t k = 0; k < nl; k++)
+            s->types.v[t].pub.c.misses[k] += x->type_misses[t * nl + k];
     for (size_t i = 0; i < cs_threads_n(&w->threads); i++) { /* every id is in s's already */
         tk_cachesim_counts *tc = cs_threads_get(&s->threads, cs_threads_id(&w->threads, i));
-        if (tc)
-            tc->misses[0] += cs_threads_at(&w->threads, i)->misses[0];
-        else
+        const tk_cachesim_counts *wc = cs_threads_at(&w->threads, i);
+        if (!tc) {
             s->oom = 1;
+            continue;
+        }
+        for (size_t k = 0; k < nl; k++)
+            tc->misses[k] += wc->misses[k];
     }
     cs_threads_free(&w->threads);
     free(x->type_misses);

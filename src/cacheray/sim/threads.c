@@ -26,8 +26,10 @@ void cs_threads_free(cs_threads *t)
     t->last = NULL;
 }
 
-/* Room for more threads' counts, zeroed: half as many again (a million
- * threads and one need not take room for two million). */
+/* Room for more threads' counts: half as many again (a million threads
+ * and one need not take room for two million). Each thread's counts are
+ * zeroed when it comes, not here: the room not used yet stays untouched,
+ * so not resident. */
 static int grow(cs_threads *t)
 {
     size_t cap = t->cap ? t->cap + t->cap / 2 : 64;
@@ -36,7 +38,7 @@ static int grow(cs_threads *t)
     uint64_t *v = realloc(t->counts, (cap * t->stride + TAIL) * sizeof *v);
     if (!v)
         return -1;
-    memset(v + t->cap * t->stride, 0, ((cap - t->cap) * t->stride + TAIL) * sizeof *v);
+    memset(v + cap * t->stride, 0, TAIL * sizeof *v);
     t->counts = v;
     t->cap = cap;
     return 0;
@@ -55,6 +57,8 @@ tk_cachesim_counts *cs_threads_lookup(cs_threads *t, uint64_t id)
         t->broken = 1;
         return NULL;
     }
+    if (added)
+        memset(t->counts + (size_t)i * t->stride, 0, t->stride * sizeof *t->counts);
     size_t h = (size_t)(id % CS_THREAD_CACHE);
     t->cache_id[h] = id + 1;
     t->cache_index[h] = (uint32_t)i;

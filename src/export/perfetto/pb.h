@@ -31,10 +31,12 @@ static inline int tk_pb_room(tk_pb *b, size_t extra)
     return b->len + extra <= b->cap ? 0 : tk_pb_grow(b, extra);
 }
 
-/* Bytes of v as a varint: 7 bits a byte. */
+/* Bytes of v as a varint: 7 bits a byte, ceil(bits / 7) as
+ * (9 * bits + 64) / 64 (exact for 1 to 64 bits; no division). */
 static inline size_t tk_pb_varint_size(uint64_t v)
 {
-    return 1 + (size_t)(63 - __builtin_clzll(v | 1)) / 7;
+    size_t bits = 64 - (size_t)__builtin_clzll(v | 1);
+    return (9 * bits + 64) >> 6;
 }
 
 static inline void tk_pb_raw_varint(uint8_t *p, size_t *len, uint64_t v)

@@ -363,11 +363,16 @@ static int is_plain_arg(tk_perfetto_seq *s, const tk_perfetto_arg *a)
     return tk_pf_used(s, TK_PF_ARG_NAMES, a->name);
 }
 
-/* Is `e` a plain event (ids already defined on `s`, annotations of
- * varints only, no state to clear) that put_plain can write? */
+/* Annotations the plain path takes; an event with more goes the general
+ * way (none of ours has more than 5). */
+#define PLAIN_MAX_ARGS 8
+
+/* Is `e` a plain event (ids already defined on `s`, at most PLAIN_MAX_ARGS
+ * annotations of varints only, no state to clear) that put_plain can
+ * write? */
 static int is_plain(tk_perfetto_seq *s, const tk_perfetto_event *e)
 {
-    if (!plain_at(s, e->ts))
+    if (!plain_at(s, e->ts) || e->nargs > PLAIN_MAX_ARGS)
         return 0;
     if (e->category && !tk_pf_used(s, TK_PF_CATEGORIES, e->category))
         return 0;
@@ -377,7 +382,14 @@ static int is_plain(tk_perfetto_seq *s, const tk_perfetto_event *e)
     return !e->name || tk_pf_used(s, TK_PF_NAMES, e->name);
 }
 
-/* A plain annotation's field number and value (put_arg's). */
+/* A plain annotation worked out once: its value, field number and the
+ * DebugAnnotation's size. */
+typedef struct plain_arg {
+    uint64_t v;
+    uint32_t field, body;
+} plain_arg;
+
+/* put_arg's field number and value of a plain annotation. */
 static uint32_t plain_arg_field(const tk_perfetto_arg *a, uint64_t *v)
 {
     *v = a->v.u;
@@ -390,33 +402,18 @@ static uint32_t plain_arg_field(const tk_perfetto_arg *a, uint64_t *v)
     }
 }
 
-/* A plain annotation's body size, or (out != NULL) its bytes at out[*n]. */
-static size_t plain_arg(const tk_perfetto_arg *a, uint8_t *out, size_t *n)
-{
-    uint64_t v;
-    uint32_t field = plain_arg_field(a, &v);
-    size_t tag = field < 16 ? 1 : 2;
-    size_t body = 1 + tk_pb_varint_size(a->name) + tag + tk_pb_varint_size(v);
-    if (!out)
-        return body;
-    out[(*n)++] = F_EV_ANNOTATIONS << 3 | TK_PB_LEN;
-    tk_pb_raw_varint(out, n, body);
-    out[(*n)++] = 1 << 3;
-    tk_pb_raw_varint(out, n, a->name);
-    tk_pb_raw_varint(out, n, (uint64_t)field << 3);
-    tk_pb_raw_varint(out, n, v);
-    return body;
-}
-
-/* The TrackEvent's size of a plain event. */
-static size_t plain_size(const tk_perfetto_event *e, uint64_t track)
+/* The TrackEvent's size of a plain event, its annotations laid out in pa. */
+static size_t plain_layout(const tk_perfetto_event *e, uint64_t track, plain_arg *pa)
 {
     size_t ev = 2 + (track ? 1 + tk_pb_varint_size(track) : 0) +
                 (e->category ? 1 + tk_pb_varint_size(e->category) : 0) +
                 (e->name ? 1 + tk_pb_varint_size(e->name) : 0);
     for (size_t i = 0; i < e->nargs; i++) {
-        size_t a = plain_arg(&e->args[i], NULL, NULL);
-        ev += 1 + tk_pb_varint_size(a) + a;
+        plain_arg *a = &pa[i];
+        a->field = plain_arg_field(&e->args[i], &a->v);
+        a->body = (uint32_t)(1 + tk_pb_varint_size(e->args[i].name) + (a->field < 16 ? 1 : 2) +
+                             tk_pb_varint_size(a->v));
+        ev += 1 + tk_pb_varint_size(a->body) + a->body;
     }
     return ev;
 }
@@ -473,8 +470,9 @@ static tk_status put_plain(tk_perfetto_seq *s, const tk_perfetto_event *e, int t
                            tk_error *err)
 {
     uint64_t track = e->track != s->default_track ? e->track : 0;
+    plain_arg pa[PLAIN_MAX_ARGS];
     size_t n;
-    uint8_t *o = plain_head(s, e->ts, plain_size(e, track), type, track, &n);
+    uint8_t *o = plain_head(s, e->ts, plain_layout(e, track, pa), type, track, &n);
     if (!o)
         return tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
     if (e->category) {
@@ -485,8 +483,14 @@ static tk_status put_plain(tk_perfetto_seq *s, const tk_perfetto_event *e, int t
         o[n++] = F_EV_NAME_IID << 3;
         tk_pb_raw_varint(o, &n, e->name);
     }
-    for (size_t i = 0; i < e->nargs; i++)
-        plain_arg(&e->args[i], o, &n);
+    for (size_t i = 0; i < e->nargs; i++) {
+        o[n++] = F_EV_ANNOTATIONS << 3 | TK_PB_LEN;
+        tk_pb_raw_varint(o, &n, pa[i].body);
+        o[n++] = 1 << 3;
+        tk_pb_raw_varint(o, &n, e->args[i].name);
+        tk_pb_raw_varint(o, &n, (uint64_t)pa[i].field << 3);
+        tk_pb_raw_varint(o, &n, pa[i].v);
+    }
     return plain_done(s, e->ts, n, err);
 }
 
