@@ -72,8 +72,10 @@ static tk_status run(tk_crpf *c, tk_cacheray_reader *r, tk_error *err)
     }
     if (rc < 0)
         return err->status;
-    /* the last window ends, and the regions still live, after the last record */
+    /* the last window ends (its "regions without a lane" changes too), and
+     * the regions still live, after the last record */
     if (any && (tk_crpf_flush(c, idx + 1, err) != TK_OK ||
+                tk_crpf_regions_window(c, idx + 1, err) != TK_OK ||
                 tk_crpf_regions_end(c, idx + 1, err) != TK_OK))
         return err->status;
     return TK_OK;

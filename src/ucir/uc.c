@@ -130,7 +130,7 @@ static int make_room(ucir_uc *u, size_t extra)
         memmove(u->chunks, u->chunks + keep, (u->nchunks - keep) * sizeof *u->chunks);
         u->nchunks -= keep;
     }
-    if (u->len + extra > u->cap) {
+    if (u->len + extra > u->cap || !u->buf) { /* a buffer even for 0 bytes: u->buf + u->len */
         size_t cap = u->cap ? u->cap : 2 * CHUNK_MAX;
         while (cap < u->len + extra)
             cap *= 2;

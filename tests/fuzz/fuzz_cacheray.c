@@ -7,7 +7,8 @@
  * (the streaming input; inputs up to 64 KiB) and when placed just before
  * the reader's 4 MiB window edge. Then info, dump, validate and convert run
  * through the format API with JSON and text sinks on memory FILEs, and
- * must agree with what the reader saw. */
+ * must agree with what the reader saw; the Perfetto conversion runs once
+ * more with --max-tracks 1 --window 1 (its capped paths). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -426,6 +427,34 @@ static void swap_roundtrip(const uint8_t *data, size_t size, tk_endian used)
     tkf_memfile_free(&b);
 }
 
+/* The Perfetto conversion under the tightest caps (--max-tracks 1,
+ * --window 1): past the first lane of a type and the first thread, the
+ * "regions without a lane" and "other threads" counters take the rest.
+ * It succeeds exactly when the default conversion does, and writes
+ * whole TracePackets (field 1, length-delimited) and nothing else. */
+static void perfetto_capped(const uint8_t *data, size_t size, int valid)
+{
+    const char *const caps[] = {"max-tracks", "1", "window", "1", NULL};
+    tkf_memfile m;
+    tk_status st = tkf_convert("cacheray", data, size, caps, "perfetto", &m);
+    TKF_CHECK(valid ? st == TK_OK : st == TK_EMALFORMED,
+              "convert --to perfetto --max-tracks 1 --window 1 returned %d", (int)st);
+    const uint8_t *p = (const uint8_t *)m.buf, *end = p + (st == TK_OK ? m.len : 0);
+    while (p < end) {
+        TKF_CHECK(*p++ == 0x0a, "perfetto output: not a TracePacket at byte %zu",
+                  (size_t)(p - 1 - (const uint8_t *)m.buf));
+        uint64_t len = 0;
+        for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
+            len |= (uint64_t)(*p & 0x7f) << shift;
+            if (!(*p++ & 0x80))
+                break;
+        }
+        TKF_CHECK(len <= (uint64_t)(end - p), "perfetto output: a packet runs past the end");
+        p += len;
+    }
+    tkf_memfile_free(&m);
+}
+
 /* Bad option values are usage errors, found before any reading. */
 static void bad_options(const uint8_t *data, size_t size)
 {
@@ -508,8 +537,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         read_pass(data, size, orders[i], orders[i] == TK_ENDIAN_AUTO, &ex, &used);
         const char *const kv[] = {"endian", order_name(orders[i]), NULL};
         tkf_run_commands("cacheray", data, size, kv, &ex);
-        if (orders[i] == TK_ENDIAN_AUTO)
+        if (orders[i] == TK_ENDIAN_AUTO) {
             edge_pass(data, size, used);
+            perfetto_capped(data, size, ex.valid);
+        }
         if (ex.valid && !swapped) {
             swap_roundtrip(data, size, used);
             swapped = 1;

@@ -15,7 +15,9 @@ and four threads' reads and writes. With --max-tracks 2 --window 1:
    "other threads reads" / "writes" sum exactly their accesses, window
    by window.
 Without the cap (--max-tracks 0) the same trace shows 5 lanes and 4
-threads' counters, and the default (1000) writes the same bytes.
+threads' counters, and the default (1000) writes the same bytes. Its
+first 22 records in one window (ending with a region without a lane):
+the counter's 1 at the window's end, then 0 at the trace's.
 Each output passes check.py first. Exit 0 pass, 1 fail, 77 skip (no
 protoc, google.protobuf or PROTO: check.py's own skip).
 """
@@ -183,6 +185,20 @@ def main():
         with open(dflt, "rb") as a, open(os.path.join(work, "free.pftrace"), "rb") as b:
             if a.read() != b.read():
                 problem("the default cap (1000) changed a trace below it")
+    # a trace in one window (the default 10000) ending with an RTTA_ADD
+    # that finds no lane: the last window's end writes the count, then the
+    # end of the trace its 0 (the regions still live end)
+    short = os.path.join(work, "short.cr")
+    with open(short, "wb") as f:
+        f.write(b"".join(RECORDS[:22]))
+    one = convert(tk, check, proto, short, os.path.join(work, "short.pftrace"),
+                  ["--max-tracks", "2"])
+    if one:
+        tracks, evs = one
+        nolane = named(tracks, "T regions without a lane")
+        got = values(evs, nolane[0]) if len(nolane) == 1 else None
+        if got != [(22, 1), (22, 0)]:
+            problem("one window: T regions without a lane %s, want [(22, 1), (22, 0)]" % got)
     for p in problems:
         print("FAIL: " + p)
     if problems:
