@@ -59,29 +59,6 @@ static int count_record(thread_stats *t, uint64_t thread)
     return 1;
 }
 
-/* RTTA types remembered by their length and a few bytes: a trace's
- * allocations take turns among a few types, each RTTA_ADD's name a new
- * pointer into the file. */
-#define NAME_CACHE 32
-
-/* The stats of type `name` (NULL: out of memory). */
-static rtta_stats *rtta_of(tk_map *rtta, size_t *cache, const char *name, size_t len)
-{
-    const unsigned char *u = (const unsigned char *)name;
-    uint32_t h = (uint32_t)len * 0x9E3779B1u;
-    if (len)
-        h ^= (uint32_t)u[0] | (uint32_t)u[len / 2] << 8 | (uint32_t)u[len - 1] << 16;
-    size_t k = (h * 0x9E3779B1u) >> 27; /* NAME_CACHE (32) slots */
-    size_t i = cache[k];
-    if (i && rtta->skey_len[i - 1] == len &&
-        (len == 0 || memcmp(rtta->skeys[i - 1], name, len) == 0))
-        return tk_map_value(rtta, i - 1);
-    rtta_stats *x = tk_map_str(rtta, name, len);
-    if (x)
-        cache[k] = (size_t)((unsigned char *)x - rtta->values) / rtta->value_size + 1;
-    return x;
-}
-
 /* The indexes of the (at most) MAX_LISTED_THREADS smallest ids, in order
  * of id, into `top`; their number. No sort of all the ids: one pass, an
  * insertion only for an id below the largest kept. */
@@ -203,7 +180,7 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
     tk_map rtta;
     tk_map_init(&rtta, sizeof(rtta_stats));
     uint64_t amin = UINT64_MAX, amax = 0, records = 0;
-    size_t name_cache[NAME_CACHE] = {0};
+    tk_map_recent recent_types = {{0}}; /* each RTTA_ADD's name is a new pointer */
     tk_cacheray_record rec;
     tk_status st = TK_OK;
     int rc = 0;
@@ -235,7 +212,8 @@ tk_status tk_cacheray_info(tk_input *in, const tk_options *o, tk_sink *s, tk_err
             break;
         }
         if (rec.type == TK_CACHERAY_RTTA_ADD) {
-            rtta_stats *x = rtta_of(&rtta, name_cache, rec.type_name, rec.typename_len);
+            rtta_stats *x =
+                tk_map_str_recent(&rtta, &recent_types, rec.type_name, rec.typename_len);
             if (!x) {
                 st = tk_error_set(err, TK_ENOMEM, TK_NO_OFFSET, TK_NO_RECORD, "out of memory");
                 break;

@@ -21,8 +21,7 @@
  * type (TK_CRPF_NONE, the checker's "no tag", stays out of both ranges:
  * lanes and types are fewer than 2^31 - 1). */
 #define TK_CRPF_NO_LANE 0x80000000u
-/* Slots of the caches of types by name and threads by id. */
-#define TK_CRPF_TYPE_CACHE 16
+/* Slots of the cache of threads by id. */
 #define TK_CRPF_THREAD_CACHE 8
 /* A region slice's annotations, in order. */
 enum { TK_CRPF_ARG_ADDR, TK_CRPF_ARG_ELEMSIZE, TK_CRPF_ARG_ELEMCOUNT, TK_CRPF_ARG_BYTES,
@@ -80,9 +79,7 @@ typedef struct tk_crpf {
     tk_cacheray_checker *checker;
     uint64_t regions_uuid;          /* 0 until the first RTTA record */
     tk_map types;                   /* name -> tk_crpf_type */
-    uint32_t type_cache[TK_CRPF_TYPE_CACHE]; /* types by a cheap hash of
-                                       their name (NONE: none), to skip the
-                                       map's hash on most RTTA_ADDs */
+    tk_map_recent recent_types;     /* each RTTA_ADD's name is a new pointer */
     tk_crpf_lane *lanes;
     size_t nlanes, lanes_cap;
     uint64_t max_tracks;            /* lanes per type, threads with their

@@ -49,8 +49,6 @@ static char *utf8_label(const char *s, size_t n, size_t *len)
 tk_status tk_crpf_regions_init(tk_crpf *c, tk_error *err)
 {
     tk_map_init(&c->types, sizeof(tk_crpf_type));
-    for (size_t i = 0; i < TK_CRPF_TYPE_CACHE; i++)
-        c->type_cache[i] = TK_CRPF_NONE;
     c->checker = tk_cacheray_checker_new(err);
     if (!c->checker)
         return err->status;
@@ -90,32 +88,15 @@ static tk_status regions_track(tk_crpf *c, tk_error *err)
     return tk_perfetto_track(c->seq, c->regions_uuid, 0, "regions", err);
 }
 
-/* `rec`'s slot in the type cache: its name's length and end bytes (a
- * program's few types mostly differ there). */
-static size_t type_slot(const tk_cacheray_record *rec)
-{
-    size_t n = rec->typename_len;
-    const unsigned char *s = (const unsigned char *)rec->type_name;
-    size_t h = n ? n * 7 + s[0] + s[n - 1] * 3u : 0;
-    return h % TK_CRPF_TYPE_CACHE;
-}
-
-/* The index of the type named by `rec`, its track declared when new. */
 static tk_status type_of(tk_crpf *c, const tk_cacheray_record *rec, uint32_t *type,
                          tk_error *err)
 {
-    uint32_t *slot = &c->type_cache[type_slot(rec)];
-    size_t n = rec->typename_len;
-    if (*slot != TK_CRPF_NONE && c->types.skey_len[*slot] == n &&
-        (n == 0 || memcmp(c->types.skeys[*slot], rec->type_name, n) == 0)) {
-        *type = *slot;
-        return TK_OK;
-    }
     size_t before = c->types.n;
-    tk_crpf_type *t = tk_map_str(&c->types, rec->type_name, rec->typename_len);
+    tk_crpf_type *t = tk_map_str_recent(&c->types, &c->recent_types, rec->type_name,
+                                        rec->typename_len);
     if (!t || c->types.n >= TK_CRPF_NO_LANE - 1) /* a tag holds the index */
         return oom(err);
-    *type = *slot = (uint32_t)(t - (tk_crpf_type *)tk_map_value(&c->types, 0));
+    *type = (uint32_t)(t - (tk_crpf_type *)tk_map_value(&c->types, 0));
     if (c->types.n == before)
         return TK_OK;
     t->free_lane = TK_CRPF_NONE;

@@ -182,3 +182,19 @@ void *tk_map_str(tk_map *m, const char *key, size_t len)
 {
     return lookup(m, tk_hash_bytes(key, len), 0, key ? key : "", len);
 }
+
+void *tk_map_str_recent(tk_map *m, tk_map_recent *r, const char *key, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)key;
+    uint32_t h = (uint32_t)len * 0x9E3779B1u;
+    if (len)
+        h ^= (uint32_t)u[0] | (uint32_t)u[len / 2] << 8 | (uint32_t)u[len - 1] << 16;
+    size_t k = (h * 0x9E3779B1u) >> 27; /* TK_MAP_RECENT (32) slots */
+    size_t i = r->at[k];
+    if (i && m->skey_len[i - 1] == len && (len == 0 || memcmp(m->skeys[i - 1], key, len) == 0))
+        return tk_map_value(m, i - 1);
+    unsigned char *v = tk_map_str(m, key, len);
+    if (v)
+        r->at[k] = (size_t)(v - m->values) / m->value_size + 1;
+    return v;
+}

@@ -36,6 +36,17 @@ static inline void *tk_map_value(const tk_map *m, size_t i)
     return m->values + i * m->value_size;
 }
 
+/* Recent string keys' entries, for tk_map_str_recent: a hot lookup among
+ * a few keys (each record's type name, a new pointer into the trace) costs
+ * a compare, not a hash of the key. Zeroed is empty. */
+#define TK_MAP_RECENT 32
+typedef struct tk_map_recent {
+    size_t at[TK_MAP_RECENT]; /* entry index + 1 (0: none), by the key's
+                                 length and first, middle and last bytes */
+} tk_map_recent;
+/* tk_map_str through `r`: the same value, created zeroed if new. */
+void *tk_map_str_recent(tk_map *m, tk_map_recent *r, const char *key, size_t len);
+
 uint64_t tk_hash_bytes(const void *p, size_t n);
 uint64_t tk_hash_u64(uint64_t x);
 

@@ -1,5 +1,6 @@
 /* tk_map (src/core/hashmap.h): many keys, exact lookups, insertion order,
- * zeroed values, string keys by length (embedded NULs, prefixes). */
+ * zeroed values, string keys by length (embedded NULs, prefixes), the
+ * recent-keys cache in front of string lookups. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,33 @@ static void test_str_by_length(void **state)
     tk_map_free(&m);
 }
 
+/* tk_map_str_recent finds what tk_map_str finds, also for keys that share
+ * a cache slot (same length, first, middle and last bytes) taking turns,
+ * and creates new keys zeroed. */
+static void test_str_recent(void **state)
+{
+    (void)state;
+    tk_map m;
+    tk_map_init(&m, sizeof(val));
+    tk_map_recent r = {{0}};
+    const char *keys[] = {"axxb", "ayxb", "azxb", "", "a", "struct.node", "double"};
+    const size_t nk = sizeof keys / sizeof *keys;
+    for (size_t round = 0; round < 3; round++) {
+        for (size_t i = 0; i < nk; i++) {
+            for (size_t rep = 0; rep < 2; rep++) {
+                val *v = tk_map_str_recent(&m, &r, keys[i], strlen(keys[i]));
+                assert_non_null(v);
+                assert_ptr_equal(v, tk_map_find_str(&m, keys[i], strlen(keys[i])));
+                assert_int_equal(v->a, round == 0 && rep == 0 ? 0 : i + 1);
+                v->a = i + 1;
+            }
+        }
+        assert_int_equal(m.n, nk);
+    }
+    assert_ptr_equal(tk_map_str_recent(&m, &r, NULL, 0), tk_map_find_str(&m, "", 0));
+    tk_map_free(&m);
+}
+
 static void test_hashes(void **state)
 {
     (void)state;
@@ -124,6 +152,7 @@ int main(void)
         cmocka_unit_test(test_u64_many),
         cmocka_unit_test(test_str_many),
         cmocka_unit_test(test_str_by_length),
+        cmocka_unit_test(test_str_recent),
         cmocka_unit_test(test_hashes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
