@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cacheray/sim/sim_int.h" /* the false-sharing window */
 #include "simtest.h"
 
 enum { LINES = 64, BASE = 0x40000 };
@@ -126,8 +127,19 @@ static tk_cachesim_config l1(void)
     return st_config(specs, 1, 1, 0, 0);
 }
 
-/* Run the trace in b both ways and compare both with the model. */
-static void check(tu_buf *b, model *m, const char *what)
+/* Whether the false-sharing states of s are found through a window over
+ * at least `groups` groups (sim_int.h: dense footprints), or (groups 0)
+ * through the table alone. */
+static void expect_window(const tk_cachesim *s, size_t groups, const char *what)
+{
+    if (groups ? s->fs.win_n < groups : s->fs.win_n != 0)
+        fail_msg("%s: a window over %zu groups, expected %s%zu", what, s->fs.win_n,
+                 groups ? "at least " : "", groups);
+}
+
+/* Run the trace in b both ways and compare both with the model; with
+ * `window` >= 0, the window's size as expect_window's. */
+static void check_window(tu_buf *b, model *m, const char *what, long window)
 {
     tk_cachesim_config c = l1();
     tk_error err;
@@ -145,9 +157,15 @@ static void check(tu_buf *b, model *m, const char *what)
     tk_input_close(in);
     expect_report(fed, m, what);
     expect_report(run, m, what);
+    if (window >= 0) {
+        expect_window(fed, (size_t)window, what);
+        expect_window(run, (size_t)window, what);
+    }
     tk_cachesim_free(fed);
     tk_cachesim_free(run);
 }
+
+static void check(tu_buf *b, model *m, const char *what) { check_window(b, m, what, -1); }
 
 static void model_init(model *m, tu_buf *b, size_t nlines)
 {
@@ -253,12 +271,63 @@ static void many_threads(void **state)
     model_free(&m, &b);
 }
 
+/* A write of 8 bytes by one of `threads` threads from 10 at a random
+ * 8-byte offset of line `line`, now and then across into the next line. */
+static void random_write(tu_buf *b, model *m, uint64_t *rng, uint64_t line, unsigned threads)
+{
+    uint64_t r = tu_rand(rng);
+    uint64_t off = r % 50 == 0 ? 60 : (r >> 8) % 8 * 8;
+    write_both(b, m, BASE + line * 64 + off, 8, 10 + (r >> 16) % threads);
+}
+
+/* A dense footprint: its groups move from the table to a window once
+ * they fill a sixteenth of the range they span (and the table has 4096),
+ * which grows as the footprint does, taking in the groups written far
+ * away meanwhile (kept in the table until then). Lines written before
+ * and after each move keep their writers. */
+static void window(void **state)
+{
+    (void)state;
+    enum { NLINES = 1 << 17 };
+    uint64_t rng = 99;
+    model m;
+    tu_buf b;
+    model_init(&m, &b, NLINES);
+    for (int i = 0; i < 14000; i++) /* the first quarter: a window over it */
+        random_write(&b, &m, &rng, tu_rand_below(&rng, NLINES / 4), 2);
+    for (int i = 0; i < 300; i++) /* far away, sparse: the table */
+        random_write(&b, &m, &rng, NLINES - 2 - tu_rand_below(&rng, NLINES / 4) / 64 * 64, 3);
+    for (int i = 0; i < 40000; i++) /* the middle: the window grows over all */
+        random_write(&b, &m, &rng, NLINES / 4 + tu_rand_below(&rng, NLINES / 2), 2);
+    for (int i = 0; i < 20000; i++) /* everywhere again */
+        random_write(&b, &m, &rng, tu_rand_below(&rng, NLINES - 1), 3);
+    check_window(&b, &m, "window", NLINES / 4 * 3 / 4); /* more than the first quarter */
+    model_free(&m, &b);
+}
+
+/* A sparse footprint (one group in 32 written) stays in the table. */
+static void no_window(void **state)
+{
+    (void)state;
+    enum { GROUPS = 6000, NLINES = GROUPS * 128 };
+    uint64_t rng = 7;
+    model m;
+    tu_buf b;
+    model_init(&m, &b, NLINES);
+    for (int i = 0; i < 3 * GROUPS; i++)
+        random_write(&b, &m, &rng, tu_rand_below(&rng, GROUPS) * 128 + 64, 2);
+    check_window(&b, &m, "no window", 0);
+    model_free(&m, &b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_writes),
         cmocka_unit_test(shared_late),
         cmocka_unit_test(many_threads),
+        cmocka_unit_test(window),
+        cmocka_unit_test(no_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

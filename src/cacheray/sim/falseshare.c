@@ -12,6 +12,8 @@
 #include "cacheray/sim/sim_int.h"
 #include "core/hugemem.h"
 
+enum { TAB_MIN = 1024 }; /* slots */
+
 static int alloc_table(cs_falseshare *f, size_t slots)
 {
     f->tab = tk_table_calloc(slots, sizeof *f->tab);
@@ -27,7 +29,7 @@ int cs_fs_init(cs_falseshare *f, unsigned line_shift)
     memset(f, 0, sizeof *f);
     f->shift = line_shift;
     f->chunk_shift = line_shift > 6 ? line_shift - 6 : 0;
-    return alloc_table(f, 1024);
+    return alloc_table(f, TAB_MIN);
 }
 
 static void free_report(cs_falseshare *f)
@@ -53,6 +55,8 @@ void cs_fs_free(cs_falseshare *f)
         tk_table_free(f->pool[i], CS_FS_POOL_CHUNK, sizeof(cs_fs_block));
     free(f->pool);
     tk_table_free(f->tab, f->slots, sizeof *f->tab);
+    if (f->win_n)
+        tk_table_free(f->win, f->win_n, sizeof *f->win);
     tk_id_index_free(&f->tids);
     free_report(f);
     memset(f, 0, sizeof *f);
@@ -75,23 +79,89 @@ uint32_t cs_fs_thread_slow(cs_falseshare *f, uint64_t id)
 
 /* ---- groups and blocks */
 
-static int rehash(cs_falseshare *f)
+static void insert(cs_falseshare *f, uint64_t group1, uint64_t block)
+{
+    size_t j = cs_fs_home(f, group1 - 1);
+    while (f->tab[j].group1)
+        j = (j + 1) & (f->slots - 1);
+    f->tab[j] = (cs_fs_slot){.group1 = group1, .block = block};
+}
+
+/* The table with `slots` slots, its groups moved over (the window's
+ * excepted). */
+static int rehash(cs_falseshare *f, size_t slots)
 {
     cs_fs_slot *old = f->tab;
     size_t n = f->slots;
-    if (alloc_table(f, 2 * n) != 0) {
+    if (alloc_table(f, slots) != 0) {
         f->tab = old;
         return -1;
     }
+    f->n = 0;
     for (size_t i = 0; i < n; i++)
-        if (old[i].group1) {
-            size_t j = cs_fs_home(f, old[i].group1 - 1);
-            while (f->tab[j].group1)
-                j = (j + 1) & (f->slots - 1);
-            f->tab[j] = old[i];
+        if (old[i].group1 && old[i].group1 - 1 - f->win_lo >= f->win_n) {
+            insert(f, old[i].group1, old[i].block);
+            f->n++;
         }
     tk_table_free(old, n, sizeof *old);
     return 0;
+}
+
+/* Groups in the table before a window is considered: small footprints
+ * keep the table alone. A window is made, instead of a table twice the
+ * size, when the groups fill 1/WIN_FILL of it: 64 bytes a group at most,
+ * what the larger table would take (16-byte slots, a quarter full). */
+enum { WIN_MIN = 4096, WIN_FILL = 16 };
+
+/* A window over every group the table and the window hold, when they
+ * fill 1/WIN_FILL of it: 1, the table's groups are in it now; 0, not (too
+ * sparse, or out of memory: the table grows instead). A window is copied
+ * whole when it grows, so only once the table holds an eighth as many
+ * groups as the window spans, and with room above: a footprint growing
+ * steadily (a sweep) costs each group a bounded share of the copies. */
+static int widen(cs_falseshare *f)
+{
+    if (f->n < WIN_MIN || f->n < f->win_n / 8)
+        return 0;
+    uint64_t lo = f->win_n ? f->win_lo : UINT64_MAX, hi = f->win_n ? f->win_lo + f->win_n - 1 : 0;
+    for (size_t i = 0; i < f->slots; i++)
+        if (f->tab[i].group1) {
+            uint64_t g = f->tab[i].group1 - 1;
+            lo = g < lo ? g : lo;
+            hi = g > hi ? g : hi;
+        }
+    const uint64_t groups = f->n + f->win_used, most = groups * WIN_FILL;
+    if (hi - lo >= UINT32_MAX / 2 || most < hi - lo + 1)
+        return 0;
+    /* room above for half as many groups again where they would still
+     * fill 1/WIN_FILL: a footprint growing upwards (a heap, a sweep)
+     * finds it there, and the window grows geometrically */
+    size_t span = (size_t)(hi - lo + 1);
+    span = span + span / 2 < most ? span + span / 2 : (size_t)most;
+    uint32_t *w = tk_table_calloc(span, sizeof *w);
+    if (!w)
+        return 0;
+    if (f->win_n) {
+        memcpy(w + (f->win_lo - lo), f->win, f->win_n * sizeof *w);
+        tk_table_free(f->win, f->win_n, sizeof *f->win);
+    }
+    for (size_t i = 0; i < f->slots; i++)
+        if (f->tab[i].group1)
+            w[f->tab[i].group1 - 1 - lo] = (uint32_t)f->tab[i].block + 1;
+    f->win = w;
+    f->win_lo = lo;
+    f->win_n = span;
+    f->win_used += f->n;
+    return 1;
+}
+
+/* Room in the table for one more group: its groups moved to the window
+ * (the table starts again small), or twice the slots. */
+static int grow(cs_falseshare *f)
+{
+    if (widen(f))
+        return rehash(f, TAB_MIN);
+    return rehash(f, 2 * f->slots);
 }
 
 static cs_fs_block *block_at(const cs_falseshare *f, uint64_t i)
@@ -99,10 +169,13 @@ static cs_fs_block *block_at(const cs_falseshare *f, uint64_t i)
     return &f->pool[i / CS_FS_POOL_CHUNK][i % CS_FS_POOL_CHUNK];
 }
 
-/* A new zeroed block's index; UINT64_MAX when out of memory. */
+/* A new zeroed block's index; UINT64_MAX when out of memory (or past
+ * CS_FS_MAX_BLOCKS). */
 static uint64_t new_block(cs_falseshare *f)
 {
     if (f->nblocks == f->nchunks * CS_FS_POOL_CHUNK) {
+        if (f->nblocks + CS_FS_POOL_CHUNK > CS_FS_MAX_BLOCKS)
+            return UINT64_MAX;
         cs_fs_block **p = realloc(f->pool, (f->nchunks + 1) * sizeof *p);
         if (!p)
             return UINT64_MAX;
@@ -114,17 +187,35 @@ static uint64_t new_block(cs_falseshare *f)
     return f->nblocks++;
 }
 
+/* The block of a group in the window, created when new. */
+static cs_fs_block *win_block(cs_falseshare *f, uint64_t group)
+{
+    uint32_t *e = &f->win[group - f->win_lo];
+    if (!*e) {
+        uint64_t b = new_block(f);
+        if (b == UINT64_MAX)
+            return NULL;
+        *e = (uint32_t)b + 1;
+        f->win_used++;
+    }
+    return block_at(f, *e - 1);
+}
+
 cs_fs_block *cs_fs_block_of(cs_falseshare *f, uint64_t line)
 {
     uint64_t group = line >> CS_FS_GROUP_SHIFT;
+    if (group - f->win_lo < f->win_n)
+        return win_block(f, group);
     size_t i = cs_fs_home(f, group);
     while (f->tab[i].group1 && f->tab[i].group1 != group + 1)
         i = (i + 1) & (f->slots - 1);
     if (f->tab[i].group1)
         return block_at(f, f->tab[i].block);
     if ((f->n + 1) * 2 > f->slots) {
-        if (rehash(f) != 0)
+        if (grow(f) != 0)
             return NULL;
+        if (group - f->win_lo < f->win_n)
+            return win_block(f, group);
         i = cs_fs_home(f, group);
         while (f->tab[i].group1)
             i = (i + 1) & (f->slots - 1);
@@ -325,9 +416,10 @@ int cs_fs_write_lines(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t 
 
 /* The reported lines by alternations (most first), then line: a radix
  * sort (least significant byte first, stable) on the key (~alternations,
- * line), skipping the bytes all keys share. Random traffic leaves
- * hundreds of thousands of lines shared, for which qsort took a tenth of
- * the simulation. */
+ * line), skipping the bytes all keys share (found in one pass: the bits
+ * some keys set and others not). Random traffic leaves hundreds of
+ * thousands of lines shared, for which qsort took a tenth of the
+ * simulation. */
 static uint8_t key_byte(const cs_fs_report *r, unsigned d)
 {
     return (uint8_t)(d < 8 ? r->line >> (8 * d) : ~r->alternations >> (8 * (d - 8)));
@@ -335,15 +427,23 @@ static uint8_t key_byte(const cs_fs_report *r, unsigned d)
 
 static int sort_report(cs_fs_report *v, size_t n)
 {
+    uint64_t any_line = 0, all_line = ~0ULL, any_alt = 0, all_alt = ~0ULL;
+    for (size_t i = 0; i < n; i++) {
+        any_line |= v[i].line;
+        all_line &= v[i].line;
+        any_alt |= v[i].alternations;
+        all_alt &= v[i].alternations;
+    }
+    const uint64_t differ[2] = {any_line ^ all_line, any_alt ^ all_alt};
     cs_fs_report *tmp = malloc((n + 1) * sizeof *tmp), *from = v, *to = tmp;
     if (!tmp)
         return -1;
     for (unsigned d = 0; d < 16; d++) {
+        if (!(differ[d / 8] >> (8 * (d % 8)) & 0xFF))
+            continue; /* every key has this byte */
         size_t count[257] = {0};
         for (size_t i = 0; i < n; i++)
             count[key_byte(&from[i], d) + 1]++;
-        if (n == 0 || count[key_byte(&from[0], d) + 1] == n)
-            continue; /* every key has this byte */
         for (unsigned c = 1; c < 257; c++)
             count[c] += count[c - 1];
         for (size_t i = 0; i < n; i++)

@@ -218,40 +218,135 @@ fail:
  * With per-field counts (whose misses below need the region) the whole
  * count pass waits for the worker instead, and so do RTTA records. */
 
-/* mask0: the first level's misses are known (b->mask), else the worker
- * counts them (split3c.h), by the types noted here. */
-static void count_first(tk_cachesim *s, cs_batch *b, const int mask0)
+/* ---- counts of what the first level knows (cs_count_first, sim_int.h).
+ * An access's counts in one word: 16-bit lanes of accesses, writes,
+ * bytes and first-level misses; a batch has at most 256 accesses of at
+ * most 255 bytes, so summed over a batch no lane overflows. */
+static inline uint64_t count_word(unsigned write, unsigned size, unsigned miss)
+{
+    return 1 | (uint64_t)write << 16 | (uint64_t)size << 32 | (uint64_t)miss << 48;
+}
+
+static void add_word(tk_cachesim_counts *c, uint64_t w)
+{
+    const uint64_t n = w & 0xFFFF, writes = w >> 16 & 0xFFFF;
+    c->reads += n - writes;
+    c->writes += writes;
+    c->bytes += w >> 32 & 0xFFFF;
+    c->misses[0] += w >> 48;
+}
+
+static void thread_add(tk_cachesim *s, uint64_t id, uint64_t w)
+{
+    tk_cachesim_counts *tc = cs_threads_get(&s->threads, id);
+    if (!tc)
+        s->oom = 1;
+    else
+        add_word(tc, w);
+}
+
+enum { FEW_TYPES = 16 }; /* types summed per batch in words (FEW_TYPES words) */
+
+/* The batch's types (noted for the misses below and the worker) and
+ * counts per type; the sums of threads a and o (any other id) returned
+ * and in *so. With few types, each type's counts are summed in a word
+ * too, in sum[type]. */
+__attribute__((always_inline)) static inline uint64_t
+count_types(tk_cachesim *s, cs_batch *b, const int mask0, const int few, uint64_t *sum,
+            uint64_t a, uint64_t o, uint64_t *so)
 {
     cs_type *const v = s->types.v;
     cs_regions *const g = s->regions;
     const size_t n = b->n;
-    for (size_t i = 0, j; i < n; i = j) {
-        const uint64_t id = b->thread[i];
-        uint64_t writes = 0, bytes = 0, miss0 = 0;
-        for (j = i; j < n && b->thread[j] == id; j++) {
-            const unsigned size = b->size[j], write = b->write[j], mask = mask0 ? b->mask[j] : 0;
-            const cs_region *r;
-            const uint32_t type = cs_regions_find_type(g, b->addr[j], &r);
+    uint64_t sa = 0, sb = 0;
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t tid = b->thread[j];
+        const unsigned size = b->size[j], write = b->write[j];
+        const unsigned miss = mask0 ? b->mask[j] & 1 : 0;
+        const cs_region *r;
+        const uint32_t type = cs_regions_find_type(g, b->addr[j], &r);
+        const uint64_t w = count_word(write, size, miss);
+        b->type[j] = type;
+        if (few) {
+            sum[type] += w;
+        } else {
             tk_cachesim_counts *c = &v[type].pub.c;
-            b->type[j] = type;
             c->reads += !write;
             c->writes += write;
             c->bytes += size;
-            c->misses[0] += mask & 1;
-            writes += write;
-            bytes += size;
-            miss0 += mask & 1;
+            c->misses[0] += miss;
         }
-        tk_cachesim_counts *tc = cs_threads_get(&s->threads, id);
-        if (!tc) {
-            s->oom = 1;
-            continue;
-        }
-        tc->reads += (j - i) - writes;
-        tc->writes += writes;
-        tc->bytes += bytes;
-        tc->misses[0] += miss0;
+        sa += tid == a ? w : 0;
+        sb += tid == o ? w : 0;
     }
+    *so = sb;
+    return sa;
+}
+
+/* Per thread, run by run: batches of more than two threads. Returns a
+ * thread other than the first's (the first's when none). */
+static uint64_t count_runs(tk_cachesim *s, const cs_batch *b, const int mask0)
+{
+    const size_t n = b->n;
+    uint64_t other = b->thread[0];
+    for (size_t i = 0, j; i < n; i = j) {
+        const uint64_t id = b->thread[i];
+        uint64_t w = 0;
+        for (j = i; j < n && b->thread[j] == id; j++)
+            w += count_word(b->write[j], b->size[j], mask0 ? b->mask[j] & 1 : 0);
+        thread_add(s, id, w);
+        if (id != b->thread[0])
+            other = id;
+    }
+    return other;
+}
+
+/* Per thread, two threads are summed in the loop over the accesses
+ * without a branch on the thread: the batch's first thread (a) and the
+ * other of the last batch's two (o). Random traffic of two threads
+ * changes thread at every other access, which a loop over runs
+ * mispredicted. When the two hold all the batch's accesses their sums go
+ * to their counts (a first: threads are added in order of their first
+ * access); else the batch is counted run by run. */
+__attribute__((always_inline)) static inline void count_first_as(tk_cachesim *s, cs_batch *b,
+                                                                 const int mask0)
+{
+    const size_t n = b->n, ntypes = s->types.n;
+    if (n == 0)
+        return;
+    cs_threads *th = &s->threads;
+    const uint64_t a = b->thread[0];
+    uint64_t o = th->pair[0] != a ? th->pair[0] : th->pair[1];
+    o = o != a ? o : a + 1; /* any id but a's */
+    uint64_t sum[FEW_TYPES], so, sa;
+    if (ntypes <= FEW_TYPES) {
+        memset(sum, 0, sizeof sum);
+        sa = count_types(s, b, mask0, 1, sum, a, o, &so);
+        for (size_t t = 0; t < ntypes; t++)
+            if (sum[t])
+                add_word(&s->types.v[t].pub.c, sum[t]);
+    } else {
+        sa = count_types(s, b, mask0, 0, sum, a, o, &so);
+    }
+    if ((sa & 0xFFFF) + (so & 0xFFFF) == n) {
+        thread_add(s, a, sa);
+        if (so)
+            thread_add(s, o, so);
+    } else {
+        o = count_runs(s, b, mask0);
+    }
+    th->pair[0] = a;
+    th->pair[1] = o;
+}
+
+/* mask0: the first level's misses are known (b->mask), else the worker
+ * counts them (split3c.h), by the types noted here. */
+void cs_count_first(tk_cachesim *s, cs_batch *b, int mask0)
+{
+    if (mask0)
+        count_first_as(s, b, 1);
+    else
+        count_first_as(s, b, 0);
 }
 
 static void count_below(tk_cachesim *s, const cs_batch *b)
@@ -344,13 +439,13 @@ void cs_pipe_submit(tk_cachesim *s, cs_batch *b)
     const int counts = !s->layouts && !s->warming;
     cs_run_front(s, b, &sl->q);
     if (p->split && counts) /* the types before the hand-over: the worker reads them */
-        count_first(s, b, 0);
+        cs_count_first(s, b, 0);
     atomic_store(&p->head, head + 1);
     if (atomic_load(&p->worker_sleeps) && head + 1 - atomic_load(&p->done) >= WAKE_AFTER)
         wake(p, &p->wake_worker);
     cs_run_find(s, b);
     if (!p->split && counts) /* while the false-sharing blocks arrive */
-        count_first(s, b, 1);
+        cs_count_first(s, b, 1);
     count_served(s, p);
     cs_run_side(s, b);
 }

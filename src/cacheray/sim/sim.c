@@ -138,10 +138,12 @@ __attribute__((always_inline)) static inline void count_pass(tk_cachesim *s, con
     }
 }
 
-static void count_pass_1(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 0, 1); }
-static void count_pass_n(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 0, 0); }
-static void count_pass_fields_1(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 1, 1); }
-static void count_pass_fields_n(tk_cachesim *s, const cs_batch *b) { count_pass(s, b, 1, 0); }
+/* One level without fields: pipe.c's pass (two threads summed without a
+ * branch, few types in words). */
+static void count_pass_1(tk_cachesim *s, cs_batch *b) { cs_count_first(s, b, 1); }
+static void count_pass_n(tk_cachesim *s, cs_batch *b) { count_pass(s, b, 0, 0); }
+static void count_pass_fields_1(tk_cachesim *s, cs_batch *b) { count_pass(s, b, 1, 1); }
+static void count_pass_fields_n(tk_cachesim *s, cs_batch *b) { count_pass(s, b, 1, 0); }
 
 static cs_count_fn count_pass_for(int fields, int single)
 {
@@ -149,38 +151,67 @@ static cs_count_fn count_pass_for(int fields, int single)
                   : (single ? count_pass_1 : count_pass_n);
 }
 
-/* The false-sharing table slots of the batch's writes asked for now: the
- * other passes run while they arrive. The prefetch stays in this loop:
- * GCC 12 takes a helper holding only a prefetch for a const function and
- * deletes its calls. A read prefetch: x86-64's base instruction set has
- * no write prefetch, and GCC drops a write hint rather than emit a read
- * one. */
-static void falseshare_prefetch(tk_cachesim *s, cs_batch *b)
+/* The false-sharing window entries or table slots of the batch's writes
+ * asked for now: the other passes run while they arrive. The prefetch
+ * stays in this loop: GCC 12 takes a helper holding only a prefetch for a
+ * const function and deletes its calls. A read prefetch: x86-64's base
+ * instruction set has no write prefetch, and GCC drops a write hint
+ * rather than emit a read one. */
+__attribute__((always_inline)) static inline void prefetch_as(tk_cachesim *s, cs_batch *b,
+                                                             const int windowed)
 {
-    cs_falseshare *f = &s->fs;
-    for (size_t k = 0; k < b->nwrites; k++) {
-        size_t home = cs_fs_home(f, b->addr[b->writes[k]] >> f->shift >> CS_FS_GROUP_SHIFT);
-        b->fs_home[k] = home;
-        __builtin_prefetch(&f->tab[home]);
+    const cs_falseshare *f = &s->fs;
+    /* in locals: the stores of homes could, for the compiler, change f */
+    const unsigned shift = f->shift + CS_FS_GROUP_SHIFT;
+    const uint64_t wlo = f->win_lo, wn = f->win_n;
+    const uint32_t *const win = f->win;
+    const cs_fs_slot *const tab = f->tab;
+    const cs_falseshare table = {.slots = f->slots, .tab_shift = f->tab_shift};
+    const size_t nw = b->nwrites;
+    for (size_t k = 0; k < nw; k++) {
+        const uint64_t group = b->addr[b->writes[k]] >> shift;
+        if (windowed && group - wlo < wn) {
+            __builtin_prefetch(&win[group - wlo]);
+        } else {
+            size_t home = cs_fs_home(&table, group);
+            b->fs_home[k] = home;
+            __builtin_prefetch(&tab[home]);
+        }
     }
 }
 
-/* In two loops: the writes' blocks found (their table slots, asked for
- * before the first level's and the counting passes, arrived meanwhile)
- * and asked for, then each write applied. The first is kept
- * lean (a run of writes to one group looks it up once) for the traffic
- * with locality, where it finds the blocks in the CPU's caches anyway. A
- * write within one line by the thread that alone wrote the line before
- * only updates its state; anything else (a new line, a second thread,
- * line-crossing) takes the general path. Blocks never move, so a pointer
- * found in the first loop holds through the second. */
-static void falseshare_find(tk_cachesim *s, cs_batch *b)
+/* Without a window (traces with locality), no test for it. */
+static void falseshare_prefetch(tk_cachesim *s, cs_batch *b)
+{
+    if (s->fs.win_n)
+        prefetch_as(s, b, 1);
+    else
+        prefetch_as(s, b, 0);
+}
+
+/* In two loops: the writes' blocks found (their window entries or table
+ * slots, asked for before the first level's and the counting passes,
+ * arrived meanwhile) and asked for, then each write applied. The first is
+ * kept lean (a run of writes to one group looks it up once) for the
+ * traffic with locality, where it finds the blocks in the CPU's caches
+ * anyway. A write within one line by the thread that alone wrote the line
+ * before only updates its state; anything else (a new line, a second
+ * thread, line-crossing) takes the general path. Blocks never move, so a
+ * pointer found in the first loop holds through the second. A group new
+ * here may move the table (larger, or smaller when its groups moved to
+ * the window): a group outside the window before is then looked for from
+ * a home of the old table (masked to the new size), which may fail, and
+ * then found by cs_fs_block_of. */
+__attribute__((always_inline)) static inline void find_as(tk_cachesim *s, cs_batch *b,
+                                                         const int windowed)
 {
     cs_falseshare *f = &s->fs;
     /* in locals: each store through a uint64_t pointer could, for the
      * compiler, change f's fields */
     const unsigned shift = f->shift;
     const cs_fs_slot *tab = f->tab;
+    uint32_t *win = f->win;
+    uint64_t wlo = f->win_lo, wn = f->win_n;
     const size_t nw = b->nwrites;
     size_t smask = f->slots - 1;
     uint64_t last_group1 = 0, prev_group1 = 0; /* the last two groups: programs */
@@ -196,16 +227,35 @@ static void falseshare_find(tk_cachesim *s, cs_batch *b)
         } else if (group1 != last_group1) {
             prev_group1 = last_group1;
             prev_blk = blk;
-            size_t j = b->fs_home[k];
-            while (tab[j].group1 && tab[j].group1 != group1)
-                j = (j + 1) & smask;
-            if (tab[j].group1) {
-                uint64_t at = tab[j].block;
-                blk = &f->pool[at / CS_FS_POOL_CHUNK][at % CS_FS_POOL_CHUNK];
-            } else { /* a new group: the table may grow (later homes then miss) */
+            cs_fs_block *found = NULL;
+            if (windowed && group1 - 1 - wlo < wn) {
+                uint32_t *e = &win[group1 - 1 - wlo];
+                uint64_t at = *e;
+                if (!at && f->nblocks < f->nchunks * CS_FS_POOL_CHUNK) { /* a new group */
+                    at = ++f->nblocks;
+                    *e = (uint32_t)at;
+                    f->win_used++;
+                }
+                if (at)
+                    found = &f->pool[(at - 1) / CS_FS_POOL_CHUNK][(at - 1) % CS_FS_POOL_CHUNK];
+            } else {
+                size_t j = b->fs_home[k] & smask; /* the table may have shrunk */
+                while (tab[j].group1 && tab[j].group1 != group1)
+                    j = (j + 1) & smask;
+                if (tab[j].group1) {
+                    const uint64_t at = tab[j].block;
+                    found = &f->pool[at / CS_FS_POOL_CHUNK][at % CS_FS_POOL_CHUNK];
+                }
+            }
+            if (found) {
+                blk = found;
+            } else { /* a new group */
                 blk = cs_fs_block_of(f, (group1 - 1) << CS_FS_GROUP_SHIFT);
                 tab = f->tab;
                 smask = f->slots - 1;
+                win = f->win;
+                wlo = f->win_lo;
+                wn = f->win_n;
             }
             last_group1 = blk ? group1 : 0;
             __builtin_prefetch(blk);
@@ -214,31 +264,54 @@ static void falseshare_find(tk_cachesim *s, cs_batch *b)
     }
 }
 
+/* Without a window when the batch starts, no test for it (one made
+ * meanwhile is found through cs_fs_block_of). */
+static void falseshare_find(tk_cachesim *s, cs_batch *b)
+{
+    if (s->fs.win_n)
+        find_as(s, b, 1);
+    else
+        find_as(s, b, 0);
+}
+
+/* A write's thread index, or CS_FS_MAX_OWNER when it has none that fits
+ * a tag (or out of memory): the general path. */
+static uint32_t fs_owner(cs_falseshare *f, uint64_t tid)
+{
+    uint32_t t = cs_fs_thread(f, tid);
+    return t < CS_FS_MAX_OWNER ? t : CS_FS_MAX_OWNER;
+}
+
+/* A write stays in its line when its last byte's offset there, `end`,
+ * is below the line size (a write past 2^64 - 1 crosses a line too). */
 static void falseshare_apply(tk_cachesim *s, cs_batch *b)
 {
     cs_falseshare *f = &s->fs;
     const unsigned shift = f->shift, chunk_shift = f->chunk_shift;
+    const uint64_t in_line = (1ULL << shift) - 1;
     const size_t nw = b->nwrites;
-    uint64_t tid = 0;
-    uint32_t t = CS_FS_MAX_OWNER; /* none yet */
+    if (nw == 0)
+        return;
+    uint64_t tid = b->thread[b->writes[0]];
+    uint32_t t = fs_owner(f, tid);
     for (size_t k = 0; k < nw; k++) {
-        size_t i = b->writes[k];
-        uint64_t addr = b->addr[i], last = addr + (b->size[i] - 1u), line = addr >> shift;
+        const size_t i = b->writes[k];
+        const uint64_t addr = b->addr[i], off = addr & in_line, end = off + (b->size[i] - 1u);
         cs_fs_block *bk = b->fs_block[k];
-        if (b->thread[i] != tid || t == CS_FS_MAX_OWNER) {
+        if (b->thread[i] != tid) {
             tid = b->thread[i];
-            t = cs_fs_thread(f, tid);
-            t = t < CS_FS_MAX_OWNER ? t : CS_FS_MAX_OWNER;
+            t = fs_owner(f, tid);
         }
-        if (!bk || last >> shift != line || last < addr || t == CS_FS_MAX_OWNER) {
+        if (!bk || end > in_line || t == CS_FS_MAX_OWNER) {
+            uint64_t last = addr + (b->size[i] - 1u);
             if (cs_fs_write_lines(f, s, addr, last < addr ? UINT64_MAX : last, tid) != 0)
                 s->oom = 1;
             continue;
         }
+        const uint64_t line = addr >> shift;
         cs_fs_state *st = &bk->l[line & ((1u << CS_FS_GROUP_SHIFT) - 1)];
-        unsigned lo = (unsigned)((addr & ((1ULL << shift) - 1)) >> chunk_shift);
-        unsigned hi = (unsigned)((last & ((1ULL << shift) - 1)) >> chunk_shift);
-        uint64_t mask = (hi == 63 ? ~0ULL : (1ULL << (hi + 1)) - 1) & ~((1ULL << lo) - 1);
+        const unsigned lo = (unsigned)(off >> chunk_shift), hi = (unsigned)(end >> chunk_shift);
+        const uint64_t mask = ((2ULL << (hi - lo)) - 1) << lo; /* hi 63, lo 0: 2 << 63 is 0 */
         const uint64_t tag = st->meta & 0xFFFF;
         if (tag == t + 1) { /* the owner again */
             st->mask |= mask;
@@ -397,7 +470,10 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
         cs_batch *b = s->pipe ? cs_pipe_batch(s) : &s->batch;
         size_t n = 0, nw = 0, nruns = 0, whole = (size_t)(end - p) / TK_CACHERAY_ACCESS_SIZE;
         size_t lim = whole < CS_BATCH ? whole : CS_BATCH;
-        uint64_t prev = UINT64_MAX; /* the last access's line, if it stayed in one */
+        /* the last access's line if it stayed in one, else the access's
+         * ~index (lines are below 2^62: neither matches a line, nor the
+         * next access's ~index); at first neither */
+        uint64_t prev = UINT64_MAX - CS_BATCH;
         unsigned run_write = 0;
         for (; n < lim && (p[0] & 0x3E) == 0; n++, p += TK_CACHERAY_ACCESS_SIZE) {
             unsigned write = p[0] & 1, size = p[9]; /* base tag 0 read, 1 write; flags ignored */
@@ -408,17 +484,15 @@ static inline void run_accesses(tk_cachesim *s, tk_cursor *c, int big)
             b->thread[n] = tk_ld64(p + 10, big);
             b->writes[nw] = (uint16_t)n;
             nw += write & (size != 0);
-            /* lines are below 2^62: UINT64_MAX matches none */
             uint64_t line = size != 0 && (addr & (line_bytes - 1)) + size <= line_bytes
                                 ? addr >> shift
-                                : UINT64_MAX;
-            unsigned same = line == prev && line != UINT64_MAX;
+                                : ~(uint64_t)n;
+            const unsigned same = line == prev;
             prev = line;
-            size_t run = nruns - same;
             b->head[nruns] = (uint16_t)n; /* a new run's head, or past the runs */
-            run_write = (run_write & -same) | write;
-            b->run_write[run] = (uint8_t)run_write;
-            nruns += !same;
+            nruns += same ^ 1;
+            run_write = same ? run_write | write : write;
+            b->run_write[nruns - 1] = (uint8_t)run_write;
         }
         if (n == 0)
             break;

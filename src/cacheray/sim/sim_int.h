@@ -169,6 +169,7 @@ typedef struct cs_threads {
      * every other access */
     uint64_t cache_id[CS_THREAD_CACHE];
     uint32_t cache_index[CS_THREAD_CACHE];
+    uint64_t pair[2];        /* cs_count_first: the two threads of the last batch */
 } cs_threads;
 
 /* nlevels: the levels whose misses are counted (1 to TK_CACHESIM_MAX_LEVELS). */
@@ -216,7 +217,14 @@ static inline tk_cachesim_counts *cs_threads_get(cs_threads *t, uint64_t id)
  * recycled. On random traffic of two threads nearly every line ends dead.
  * The states live in blocks of 4 lines (one 64-byte cache line), which a
  * hash table of groups (line >> 2) finds; blocks never move, so a pass can
- * look its writes' blocks up first and prefetch them all. */
+ * look its writes' blocks up first and prefetch them all. A dense
+ * footprint's groups are found in a window instead, an array of block
+ * indices over a range of groups: 4 bytes a group where the table took 32
+ * to 64, and no probe. The table grows into it: when it must double, and
+ * the groups it holds (with the window's) fill a sixteenth of the range
+ * from the lowest to the highest, they move to a window over that range
+ * (so a window never takes more than the doubled table would: 64 bytes a
+ * group). */
 enum {
     CS_FS_GROUP_SHIFT = 2,   /* lines per block: 4 */
     CS_FS_TAG_BITS = 16,
@@ -265,6 +273,8 @@ typedef struct cs_fs_rec {
 } cs_fs_rec;
 
 enum { CS_FS_POOL_CHUNK = 32768 }; /* blocks per pool chunk (2 MiB: a huge page) */
+/* Blocks in all (256 GiB): a block's index + 1 fits a window entry. */
+#define CS_FS_MAX_BLOCKS ((uint64_t)UINT32_MAX + 1 - CS_FS_POOL_CHUNK)
 
 typedef struct cs_fs_report { /* a reported line */
     uint64_t line, writes, alternations;
@@ -277,6 +287,9 @@ typedef struct cs_falseshare {
     cs_fs_slot *tab;         /* groups, open addressing, at most half full */
     size_t slots, n;
     unsigned tab_shift;      /* 64 - log2(slots) */
+    uint32_t *win;           /* block index + 1 of groups win_lo.. (0: none) */
+    uint64_t win_lo;
+    size_t win_n, win_used;  /* groups in the window; those with a block */
     cs_fs_block **pool;      /* chunks of CS_FS_POOL_CHUNK blocks */
     size_t nblocks, nchunks;
     cs_fs_rec *recs;
@@ -373,7 +386,8 @@ typedef struct cs_batch {
     uint8_t size[CS_BATCH], write[CS_BATCH], mask[CS_BATCH]; /* mask: levels missed */
     uint16_t writes[CS_BATCH];  /* indices of the writes of 1 byte or more */
     size_t nwrites;
-    size_t fs_home[CS_BATCH];   /* their groups' home slots in the false-sharing table */
+    size_t fs_home[CS_BATCH];   /* their groups' home slots in the false-sharing table
+                                   (groups outside its window only) */
     cs_fs_block *fs_block[CS_BATCH]; /* their lines' blocks (NULL: out of memory) */
     /* Runs of accesses within one first-level line, the line of the
      * access before (found while decoding, without a branch): the first
@@ -423,7 +437,7 @@ typedef struct cs_queue {
 
 typedef void (*cs_pass_fn)(tk_cachesim *s, cs_batch *b);
 typedef struct cs_pipe cs_pipe;
-typedef void (*cs_count_fn)(tk_cachesim *s, const cs_batch *b);
+typedef void (*cs_count_fn)(tk_cachesim *s, cs_batch *b); /* notes b->type */
 
 struct tk_cachesim {
     tk_cachesim_config cfg;
@@ -465,6 +479,10 @@ void cs_run_batch(tk_cachesim *s, cs_batch *b);
 void cs_run_front(tk_cachesim *s, cs_batch *b, cs_queue *q);
 void cs_run_find(tk_cachesim *s, cs_batch *b);
 void cs_run_side(tk_cachesim *s, cs_batch *b);
+/* pipe.c: the counts per type and thread of one level, without per-field
+ * counts, and each access's type noted in b->type; mask0: with the
+ * first level's misses (b->mask), else without (the worker counts them). */
+void cs_count_first(tk_cachesim *s, cs_batch *b, int mask0);
 /* Out of memory anywhere (levels included: call with no worker running). */
 int cs_oom(const tk_cachesim *s);
 

@@ -20,6 +20,7 @@
 
 #include "cacheray/sim/hierarchy.h"
 #include "cacheray/sim/lrumiss.h"
+#include "cacheray/sim/topshadow.h"
 
 /* Runs looked ahead: their sets, and for 3C whether their lines were
  * seen, come from the CPU's L2 cache or beyond when traffic has no
@@ -98,6 +99,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     uint64_t *const ring = h->ring, *const atime = h->atime;
     const uint64_t rmask = h->rmask;
     uint64_t now = h->now, bound = h->bound;
+    const int small_out = h->omask < CS_SHADOW_SMALL_OUT; /* topshadow.h's case */
     /* Line accesses are counted as the batch's non-empty reads and writes
      * less those the general code took (it counts its own, per line). */
     const size_t n = b->n;
@@ -174,15 +176,19 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         read_misses += !write;
         write_misses += write;
         uint64_t t = 0;
-        if (classify) {
+        if (classify && small_out) {
+            t = top_classify(L, line, &now, &bound);
+        } else if (classify) {
             SPILL();
             t = cs_classify_miss(L, line, write, s);
             RELOAD();
         }
         const uint64_t w = set * ways + lru_way(stamp + set * ways, ways);
         const uint64_t victim = e[w];
-        writebacks += victim && dirty[w];
-        if (classify)
+        writebacks += (victim != 0) & dirty[w]; /* no branch: half the victims are dirty */
+        if (classify && small_out)
+            top_fill(h, w, victim != 0, victim >> 2, t, bound);
+        else if (classify)
             cs_shadow_fill(h, w, victim ? victim >> 2 : UINT64_MAX, t); /* now, bound: in sync */
         e[w] = want;
         dirty[w] = (uint8_t)run_write;
