@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "cacheray/html_int.h"
+#include "core/topk.h"
 
 typedef char level_name[TK_CACHESIM_NAME_MAX + 8];
 
@@ -147,52 +148,16 @@ static int busier(const void *a, const void *b)
     return p != q ? (p < q) - (p > q) : (x->id > y->id) - (x->id < y->id);
 }
 
-/* The table shows the first TK_HTML_MAX_ROWS threads in that order and
- * sums the others, so only those are kept and sorted: a heap of them
- * whose root is the last in order (a million threads made a 96 MB copy
+/* tk_topk's order: 1 when thread a comes before thread b. The table shows
+ * the first TK_HTML_MAX_ROWS threads in that order and sums the others,
+ * so only those are kept and sorted (a million threads made a 96 MB copy
  * and sorted it). */
-typedef struct top {
-    tk_cachesim_thread *v; /* a heap: v[0] sorts after the others */
-    size_t *idx;           /* each one's thread index */
-    size_t n, cap;
-} top;
-
-static void sift_down(top *t, size_t i)
+static int thread_before(const void *sim, size_t a, size_t b)
 {
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < t->n && busier(&t->v[l], &t->v[m]) > 0)
-            m = l;
-        if (r < t->n && busier(&t->v[r], &t->v[m]) > 0)
-            m = r;
-        if (m == i)
-            return;
-        tk_cachesim_thread x = t->v[i];
-        size_t xi = t->idx[i];
-        t->v[i] = t->v[m];
-        t->idx[i] = t->idx[m];
-        t->v[m] = x;
-        t->idx[m] = xi;
-        i = m;
-    }
-}
-
-static void top_offer(top *t, const tk_cachesim_thread *x, size_t i)
-{
-    if (t->n < t->cap) { /* sift up */
-        size_t j = t->n++;
-        while (j > 0 && busier(x, &t->v[(j - 1) / 2]) > 0) {
-            t->v[j] = t->v[(j - 1) / 2];
-            t->idx[j] = t->idx[(j - 1) / 2];
-            j = (j - 1) / 2;
-        }
-        t->v[j] = *x;
-        t->idx[j] = i;
-    } else if (busier(x, &t->v[0]) < 0) {
-        t->v[0] = *x;
-        t->idx[0] = i;
-        sift_down(t, 0);
-    }
+    tk_cachesim_thread x, y;
+    tk_cachesim_get_thread(sim, a, &x);
+    tk_cachesim_get_thread(sim, b, &y);
+    return busier(&x, &y) < 0;
 }
 
 static void thread_row(tk_html *h, tk_crh *c, const tk_cachesim_thread *t)
@@ -205,24 +170,17 @@ static void thread_row(tk_html *h, tk_crh *c, const tk_cachesim_thread *t)
 
 void tk_crh_threads(tk_html *h, tk_crh *c)
 {
-    size_t nt = tk_cachesim_threads(c->sim), k = nt < TK_HTML_MAX_ROWS ? nt : TK_HTML_MAX_ROWS;
-    top t = {malloc((k ? k : 1) * sizeof *t.v), malloc((k ? k : 1) * sizeof *t.idx), 0, k};
+    size_t nt = tk_cachesim_threads(c->sim), listed;
+    size_t *top = tk_topk(nt, TK_HTML_MAX_ROWS, thread_before, c->sim, &listed);
     unsigned char *shown = calloc(nt / 8 + 1, 1);
-    if (!t.v || !t.idx || !shown) {
-        free(t.v);
-        free(t.idx);
+    if (!top || !shown) {
+        free(top);
         free(shown);
         tk_html_para(h, "The thread table could not be built (out of memory).");
         return;
     }
-    tk_cachesim_thread x;
-    for (size_t i = 0; i < nt; i++) {
-        tk_cachesim_get_thread(c->sim, i, &x);
-        top_offer(&t, &x, i);
-    }
-    for (size_t i = 0; i < t.n; i++)
-        shown[t.idx[i] / 8] |= (unsigned char)(1u << t.idx[i] % 8);
-    qsort(t.v, t.n, sizeof *t.v, busier);
+    for (size_t i = 0; i < listed; i++)
+        shown[top[i] / 8] |= (unsigned char)(1u << top[i] % 8);
     tk_html_column cols[MAX_COLS];
     level_name names[TK_CACHESIM_MAX_LEVELS];
     size_t n = 0;
@@ -233,8 +191,11 @@ void tk_crh_threads(tk_html *h, tk_crh *c)
                                .caption = "Accesses and misses per thread, most accessing "
                                           "first (as report --json's threads)"};
     tk_html_table_begin(h, &spec);
-    for (size_t i = 0; i < t.n; i++)
-        thread_row(h, c, &t.v[i]);
+    tk_cachesim_thread x;
+    for (size_t i = 0; i < listed; i++) {
+        tk_cachesim_get_thread(c->sim, top[i], &x);
+        thread_row(h, c, &x);
+    }
     /* The others are only counted and summed: integer sums, exact in
      * doubles (below 2^53) whatever their order, so in the table's. */
     for (size_t i = 0; i < nt; i++) {
@@ -244,7 +205,6 @@ void tk_crh_threads(tk_html *h, tk_crh *c)
         thread_row(h, c, &x);
     }
     tk_html_table_end(h);
-    free(t.v);
-    free(t.idx);
+    free(top);
     free(shown);
 }

@@ -9,6 +9,7 @@
 
 #include "cacheray/cacheray_int.h"
 #include "cacheray/sim/sim_int.h"
+#include "core/topk.h"
 
 typedef struct out {
     tk_sink *s;
@@ -193,57 +194,14 @@ static int types(out *o)
     return 0;
 }
 
-/* 1 when thread a comes after thread b in the capped text table: fewer
- * accesses, or as many and seen later. */
-static int after(const cs_threads *t, size_t a, size_t b)
+/* 1 when thread a comes before thread b in the capped text table: more
+ * accesses, or as many and seen earlier. */
+static int busier(const void *ctx, size_t a, size_t b)
 {
+    const cs_threads *t = ctx;
     const tk_cachesim_counts *x = cs_threads_at(t, a), *y = cs_threads_at(t, b);
     uint64_t p = x->reads + x->writes, q = y->reads + y->writes;
-    return p != q ? p < q : a > b;
-}
-
-static void sift_down(const cs_threads *t, size_t *h, size_t n, size_t i)
-{
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && after(t, h[l], h[m]))
-            m = l;
-        if (r < n && after(t, h[r], h[m]))
-            m = r;
-        if (m == i)
-            return;
-        size_t x = h[i];
-        h[i] = h[m];
-        h[m] = x;
-        i = m;
-    }
-}
-
-/* The indexes of the k (< the count) threads with the most accesses,
- * most first: a heap of k whose root comes after the others, O(n log k)
- * (a million threads made a million text rows, held by the sink for the
- * column widths). NULL when out of memory. */
-static size_t *busiest(const cs_threads *t, size_t k)
-{
-    size_t *h = malloc(k * sizeof *h), n = 0;
-    for (size_t i = 0; h && i < cs_threads_n(t); i++) {
-        if (n < k) { /* sift up */
-            size_t j = n++;
-            for (; j > 0 && after(t, i, h[(j - 1) / 2]); j = (j - 1) / 2)
-                h[j] = h[(j - 1) / 2];
-            h[j] = i;
-        } else if (after(t, h[0], i)) {
-            h[0] = i;
-            sift_down(t, h, n, 0);
-        }
-    }
-    while (h && n > 1) { /* the last in order to the back */
-        size_t x = h[0];
-        h[0] = h[--n];
-        h[n] = x;
-        sift_down(t, h, n, 0);
-    }
-    return h;
+    return p != q ? p > q : a < b;
 }
 
 static void thread_row(out *o, size_t i)
@@ -267,13 +225,15 @@ static int threads(out *o, size_t top)
         tk_sink_array_end(o->s);
         return 0;
     }
-    size_t *idx = busiest(t, top);
+    size_t listed;
+    size_t *idx = tk_topk(n, top, busier, t, &listed); /* a million threads made a million
+                                                        * rows, held for the column widths */
     int bad = idx == NULL;
     char count[96];
     snprintf(count, sizeof count, "%zu (%zu listed, most accesses first)", n, top);
     tk_sink_cstr(o->s, "thread_count", count, TK_SINK_BARE);
     tk_sink_array_begin(o->s, "threads");
-    for (size_t i = 0; idx && i < top; i++)
+    for (size_t i = 0; idx && i < listed; i++)
         thread_row(o, idx[i]);
     tk_sink_array_end(o->s);
     free(idx);
