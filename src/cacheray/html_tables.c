@@ -151,13 +151,28 @@ static int busier(const void *a, const void *b)
 /* tk_topk's order: 1 when thread a comes before thread b. The table shows
  * the first TK_HTML_MAX_ROWS threads in that order and sums the others,
  * so only those are kept and sorted (a million threads made a 96 MB copy
- * and sorted it). */
-static int thread_before(const void *sim, size_t a, size_t b)
+ * and sorted it). b is mostly the same thread (the last kept, each new
+ * thread is held against it): its copy is kept. */
+typedef struct held_thread {
+    size_t index; /* SIZE_MAX: none */
+    tk_cachesim_thread t;
+} held_thread;
+
+typedef struct thread_order {
+    const tk_cachesim *sim;
+    held_thread *held;
+} thread_order;
+
+static int thread_before(const void *ctx, size_t a, size_t b)
 {
-    tk_cachesim_thread x, y;
-    tk_cachesim_get_thread(sim, a, &x);
-    tk_cachesim_get_thread(sim, b, &y);
-    return busier(&x, &y) < 0;
+    const thread_order *o = ctx;
+    tk_cachesim_thread x;
+    tk_cachesim_get_thread(o->sim, a, &x);
+    if (o->held->index != b) {
+        tk_cachesim_get_thread(o->sim, b, &o->held->t);
+        o->held->index = b;
+    }
+    return busier(&x, &o->held->t) < 0;
 }
 
 static void thread_row(tk_html *h, tk_crh *c, const tk_cachesim_thread *t)
@@ -171,7 +186,9 @@ static void thread_row(tk_html *h, tk_crh *c, const tk_cachesim_thread *t)
 void tk_crh_threads(tk_html *h, tk_crh *c)
 {
     size_t nt = tk_cachesim_threads(c->sim), listed;
-    size_t *top = tk_topk(nt, TK_HTML_MAX_ROWS, thread_before, c->sim, &listed);
+    held_thread held = {SIZE_MAX, {0}};
+    thread_order order = {c->sim, &held};
+    size_t *top = tk_topk(nt, TK_HTML_MAX_ROWS, thread_before, &order, &listed);
     unsigned char *shown = calloc(nt / 8 + 1, 1);
     if (!top || !shown) {
         free(top);
