@@ -164,68 +164,45 @@ static int grow(cs_falseshare *f)
     return rehash(f, 2 * f->slots);
 }
 
-static cs_fs_block *block_at(const cs_falseshare *f, uint64_t i)
+int cs_fs_add_chunk(cs_falseshare *f)
 {
-    return &f->pool[i / CS_FS_POOL_CHUNK][i % CS_FS_POOL_CHUNK];
-}
-
-/* A new zeroed block's index; UINT64_MAX when out of memory (or past
- * CS_FS_MAX_BLOCKS). */
-static uint64_t new_block(cs_falseshare *f)
-{
-    if (f->nblocks == f->nchunks * CS_FS_POOL_CHUNK) {
-        if (f->nblocks + CS_FS_POOL_CHUNK > CS_FS_MAX_BLOCKS)
-            return UINT64_MAX;
-        cs_fs_block **p = realloc(f->pool, (f->nchunks + 1) * sizeof *p);
-        if (!p)
-            return UINT64_MAX;
-        f->pool = p;
-        if (!(p[f->nchunks] = tk_table_calloc(CS_FS_POOL_CHUNK, sizeof(cs_fs_block))))
-            return UINT64_MAX;
-        f->nchunks++;
-    }
-    return f->nblocks++;
-}
-
-/* The block of a group in the window, created when new. */
-static cs_fs_block *win_block(cs_falseshare *f, uint64_t group)
-{
-    uint32_t *e = &f->win[group - f->win_lo];
-    if (!*e) {
-        uint64_t b = new_block(f);
-        if (b == UINT64_MAX)
-            return NULL;
-        *e = (uint32_t)b + 1;
-        f->win_used++;
-    }
-    return block_at(f, *e - 1);
+    if (f->nblocks + CS_FS_POOL_CHUNK > CS_FS_MAX_BLOCKS)
+        return -1;
+    cs_fs_block **p = realloc(f->pool, (f->nchunks + 1) * sizeof *p);
+    if (!p)
+        return -1;
+    f->pool = p;
+    if (!(p[f->nchunks] = tk_table_calloc(CS_FS_POOL_CHUNK, sizeof(cs_fs_block))))
+        return -1;
+    f->nchunks++;
+    return 0;
 }
 
 cs_fs_block *cs_fs_block_of(cs_falseshare *f, uint64_t line)
 {
     uint64_t group = line >> CS_FS_GROUP_SHIFT;
     if (group - f->win_lo < f->win_n)
-        return win_block(f, group);
+        return cs_fs_win_block(f, group);
     size_t i = cs_fs_home(f, group);
     while (f->tab[i].group1 && f->tab[i].group1 != group + 1)
         i = (i + 1) & (f->slots - 1);
     if (f->tab[i].group1)
-        return block_at(f, f->tab[i].block);
+        return cs_fs_block_at(f, f->tab[i].block);
     if ((f->n + 1) * 2 > f->slots) {
         if (grow(f) != 0)
             return NULL;
         if (group - f->win_lo < f->win_n)
-            return win_block(f, group);
+            return cs_fs_win_block(f, group);
         i = cs_fs_home(f, group);
         while (f->tab[i].group1)
             i = (i + 1) & (f->slots - 1);
     }
-    uint64_t b = new_block(f);
+    uint64_t b = cs_fs_new_block(f);
     if (b == UINT64_MAX)
         return NULL;
     f->tab[i] = (cs_fs_slot){.group1 = group + 1, .block = b};
     f->n++;
-    return block_at(f, b);
+    return cs_fs_block_at(f, b);
 }
 
 /* ---- records */

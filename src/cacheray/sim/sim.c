@@ -210,7 +210,6 @@ __attribute__((always_inline)) static inline void find_as(tk_cachesim *s, cs_bat
      * compiler, change f's fields */
     const unsigned shift = f->shift;
     const cs_fs_slot *tab = f->tab;
-    uint32_t *win = f->win;
     uint64_t wlo = f->win_lo, wn = f->win_n;
     const size_t nw = b->nwrites;
     size_t smask = f->slots - 1;
@@ -229,23 +228,13 @@ __attribute__((always_inline)) static inline void find_as(tk_cachesim *s, cs_bat
             prev_blk = blk;
             cs_fs_block *found = NULL;
             if (windowed && group1 - 1 - wlo < wn) {
-                uint32_t *e = &win[group1 - 1 - wlo];
-                uint64_t at = *e;
-                if (!at && f->nblocks < f->nchunks * CS_FS_POOL_CHUNK) { /* a new group */
-                    at = ++f->nblocks;
-                    *e = (uint32_t)at;
-                    f->win_used++;
-                }
-                if (at)
-                    found = &f->pool[(at - 1) / CS_FS_POOL_CHUNK][(at - 1) % CS_FS_POOL_CHUNK];
+                found = cs_fs_win_block(f, group1 - 1);
             } else {
                 size_t j = b->fs_home[k] & smask; /* the table may have shrunk */
                 while (tab[j].group1 && tab[j].group1 != group1)
                     j = (j + 1) & smask;
-                if (tab[j].group1) {
-                    const uint64_t at = tab[j].block;
-                    found = &f->pool[at / CS_FS_POOL_CHUNK][at % CS_FS_POOL_CHUNK];
-                }
+                if (tab[j].group1)
+                    found = cs_fs_block_at(f, tab[j].block);
             }
             if (found) {
                 blk = found;
@@ -253,7 +242,6 @@ __attribute__((always_inline)) static inline void find_as(tk_cachesim *s, cs_bat
                 blk = cs_fs_block_of(f, (group1 - 1) << CS_FS_GROUP_SHIFT);
                 tab = f->tab;
                 smask = f->slots - 1;
-                win = f->win;
                 wlo = f->win_lo;
                 wn = f->win_n;
             }

@@ -318,6 +318,38 @@ int cs_fs_write_lines(cs_falseshare *f, tk_cachesim *s, uint64_t addr, uint64_t 
                       uint64_t thread);
 /* The block of `line`'s group, created when new; NULL when out of memory. */
 cs_fs_block *cs_fs_block_of(cs_falseshare *f, uint64_t line);
+/* Room for CS_FS_POOL_CHUNK more blocks, zeroed. -1 when out of memory
+ * (or past CS_FS_MAX_BLOCKS). */
+int cs_fs_add_chunk(cs_falseshare *f);
+
+/* A new zeroed block's index; UINT64_MAX when out of memory. */
+static inline uint64_t cs_fs_new_block(cs_falseshare *f)
+{
+    if (f->nblocks == f->nchunks * CS_FS_POOL_CHUNK && cs_fs_add_chunk(f) != 0)
+        return UINT64_MAX;
+    return f->nblocks++;
+}
+
+static inline cs_fs_block *cs_fs_block_at(const cs_falseshare *f, uint64_t i)
+{
+    return &f->pool[i / CS_FS_POOL_CHUNK][i % CS_FS_POOL_CHUNK];
+}
+
+/* The block of a group in the window, created when new; NULL when out of
+ * memory. Inline: the batch's find pass (sim.c) takes it for every new
+ * group of a dense footprint. */
+static inline cs_fs_block *cs_fs_win_block(cs_falseshare *f, uint64_t group)
+{
+    uint32_t *e = &f->win[group - f->win_lo];
+    if (!*e) {
+        const uint64_t b = cs_fs_new_block(f);
+        if (b == UINT64_MAX)
+            return NULL;
+        *e = (uint32_t)b + 1;
+        f->win_used++;
+    }
+    return cs_fs_block_at(f, *e - 1);
+}
 /* The index of thread `id` in tids (created when new); UINT32_MAX when
  * out of memory. */
 uint32_t cs_fs_thread_slow(cs_falseshare *f, uint64_t id);

@@ -55,52 +55,32 @@ static int grow(cs_split3c *x, uint32_t t)
     return rc;
 }
 
-/* Two threads' misses summed in locals while they alternate: lane k holds
- * id[k]; an access of another thread takes the lane of the older one. */
-typedef struct miss_lanes {
-    uint64_t id[2], n[2];
-    int used[2];
-} miss_lanes;
-
-static void lane_flush(tk_cachesim *w, miss_lanes *l, size_t k)
-{
-    if (!l->used[k] || !l->n[k])
-        return;
-    tk_cachesim_counts *tc = cs_threads_get(&w->threads, l->id[k]);
-    if (tc)
-        tc->misses[0] += l->n[k];
-    else
-        w->oom = 1;
-    l->n[k] = 0;
-}
-
-/* One level: misses per type, access by access, and per thread in two
- * lanes chosen without a branch (two threads taking turns at random
- * mispredicted a branch on the thread every other access). */
+/* One level: as pipe.c's run-by-run count, a run of one thread's summed
+ * in a local. */
 static void count_misses(cs_split3c *x, const cs_batch *b)
 {
     tk_cachesim *w = x->w;
-    miss_lanes l = {{0, 0}, {0, 0}, {0, 0}};
-    for (size_t j = 0; j < b->n; j++) {
-        const uint64_t id = b->thread[j];
-        const uint32_t t = b->type[j];
-        const unsigned m = b->mask[j] & 1;
-        size_t k = l.used[1] && l.id[1] == id;
-        if (!l.used[k] || l.id[k] != id) { /* a third thread: lane 0 is the older */
-            lane_flush(w, &l, 0);
-            l.id[0] = l.id[1], l.n[0] = l.n[1], l.used[0] = l.used[1];
-            l.id[1] = id, l.n[1] = 0, l.used[1] = 1;
-            k = 1;
+    const size_t n = b->n;
+    for (size_t i = 0, j; i < n; i = j) {
+        const uint64_t id = b->thread[i];
+        uint64_t miss0 = 0;
+        for (j = i; j < n && b->thread[j] == id; j++) {
+            const uint32_t t = b->type[j];
+            const unsigned m = b->mask[j] & 1;
+            if (t >= x->ntypes && grow(x, t) != 0) {
+                w->oom = 1;
+                continue;
+            }
+            x->type_misses[t] += m;
+            miss0 += m;
         }
-        l.n[k] += m;
-        if (t >= x->ntypes && grow(x, t) != 0) {
+        tk_cachesim_counts *tc = cs_threads_get(&w->threads, id);
+        if (!tc) {
             w->oom = 1;
             continue;
         }
-        x->type_misses[t] += m;
+        tc->misses[0] += miss0;
     }
-    lane_flush(w, &l, 0);
-    lane_flush(w, &l, 1);
 }
 
 /* More levels: as pipe.c's count_below, access by access, skipping the
