@@ -5,7 +5,9 @@
  * (scanned) and large (hashed) fully associative caches, first levels of
  * 4, 8 and 16 ways (toplevel.c's fast paths), and levels with
  * larger and smaller lines than the level above, each with 3C
- * classification and without; and the deepest hierarchy there can be.
+ * classification and without; and the deepest hierarchy there can be;
+ * and the first level's 3C shadow leaving its pages for its map, and
+ * renumbering its 32-bit times.
  * Every counter of every level must match,
  * and so must each thread's misses per level, fed record by record and
  * through tk_cachesim_run. ctest runs it again with TRACEKIT_NO_AVX2 set,
@@ -13,6 +15,7 @@
  * TRACEKIT_CACHESIM_THREADS=1, for tk_cachesim_run on one thread. */
 #include <string.h>
 
+#include "cacheray/sim/sim_int.h" /* the first level's 3C shadow: shadow_pages */
 #include "refsim.h"
 #include "simtest.h"
 
@@ -77,15 +80,31 @@ static void expect_like_ref(const char *what, const tk_cachesim_config *c, tk_ca
  * inclusive level or TRACEKIT_CACHESIM_THREADS=1), against the reference.
  * `spread` > 0: uniformly random addresses over that many bytes (traffic
  * without locality) instead. */
+/* Set on both simulators before the traffic (NULL: none); with it, the
+ * simulators of the first compare_traffic are kept for a look at their
+ * state, then freed (free_kept). */
+static void (*tune)(tk_cachesim *s);
+static tk_cachesim *kept[2];
+static size_t nkept;
+/* Nonzero: addresses in that many lines 256 KiB apart (and their three
+ * neighbours), mostly one set at the first level, or half the time one of
+ * the last 8 of them, instead. */
+static uint64_t scatter;
+
 static void compare_traffic(const char *what, const tk_cachesim_config *c, uint64_t seed,
                             uint64_t spread)
 {
     tk_cachesim *s = st_new(c), *run = st_new(c);
+    if (tune) {
+        tune(s);
+        tune(run);
+    }
     ref_sim *r = ref_new(c);
     uint64_t rng = seed, last = 0x7ffe00001000ULL;
     uint64_t thread_misses[THREADS][TK_CACHESIM_MAX_LEVELS];
     memset(thread_misses, 0, sizeof thread_misses);
     tu_buf trace = {0};
+    uint64_t recent[8] = {0};
     for (int i = 0; i < ACCESSES; i++) {
         uint64_t addr, thread;
         unsigned size;
@@ -93,6 +112,13 @@ static void compare_traffic(const char *what, const tk_cachesim_config *c, uint6
         random_access(&rng, &last, &addr, &size, &write, &thread);
         if (spread)
             addr = 0x7ffe00000000ULL + (tu_rand_below(&rng, spread) & ~7ULL);
+        if (scatter && tu_rand_below(&rng, 2)) {
+            addr = recent[tu_rand_below(&rng, 8)];
+        } else if (scatter) {
+            addr = 0x7ffe00000000ULL + (tu_rand_below(&rng, scatter) << 18) +
+                   (tu_rand_below(&rng, 4) << 6);
+            recent[i % 8] = addr;
+        }
         st_access(s, addr, size, write, thread);
         tu_access(&trace, (uint8_t)write, addr, (uint8_t)size, thread);
         unsigned mask = ref_access(r, addr, size, write);
@@ -111,14 +137,28 @@ static void compare_traffic(const char *what, const tk_cachesim_config *c, uint6
     expect_like_ref(where, c, run, r, thread_misses);
     tu_buf_free(&trace);
     ref_free(r);
+    if (nkept == 0 && tune) {
+        kept[0] = s;
+        kept[1] = run;
+        nkept = 2;
+        return;
+    }
     tk_cachesim_free(s);
     tk_cachesim_free(run);
+}
+
+static void free_kept(void)
+{
+    for (size_t i = 0; i < nkept; i++)
+        tk_cachesim_free(kept[i]);
+    nkept = 0;
 }
 
 static void compare(const char *what, const tk_cachesim_config *c, uint64_t seed)
 {
     compare_traffic(what, c, seed, 0);
 }
+
 
 static void every_combination(void **state)
 {
@@ -222,6 +262,49 @@ static void random_traffic(void **state)
             }
 }
 
+static void no_tuning(tk_cachesim *s) { (void)s; }
+
+/* Times renumbered from 2 once past this (instead of near 2^32). */
+enum { LOW_TMAX = 300 };
+static void low_tmax(tk_cachesim *s) { s->lv[0].shadow.tmax = LOW_TMAX; }
+
+/* The first level's 3C shadow keeps lines' times in pages (shadow.h).
+ * Lines 256 KiB apart take a page of 4096 lines each: past
+ * CS_SHADOW_PAGE_FLOOR pages the shadow moves to its map (and the lines
+ * come back, as conflict and capacity misses); with the times' limit
+ * lowered, they are renumbered from 2 every few hundred events.
+ * One level (split with the worker in tk_cachesim_run) and three, with
+ * and without write-allocate: every counter as the reference's. */
+static void shadow_pages(void **state)
+{
+    (void)state;
+    static const char *const specs1[] = {"L1:1K:4:64:lru", NULL};
+    static const char *const specs3[] = {"L1:1K:8:64:lru", "L2:4K:16:64:lru",
+                                         "L3:16K:16:64:lru", NULL};
+    for (int levels = 1; levels <= 3; levels += 2)
+        for (int alloc = 0; alloc < 2; alloc++) {
+            tk_cachesim_config c = st_config(levels == 1 ? specs1 : specs3, 1, alloc, 0, 0);
+            tune = no_tuning;
+            scatter = 4 * CS_SHADOW_PAGE_FLOOR;
+            compare_traffic("scattered lines", &c, 900 + (uint64_t)alloc, 0);
+            scatter = 0;
+            for (size_t i = 0; i < nkept; i++)
+                if (kept[i]->lv[0].shadow.paged)
+                    fail_msg("scattered lines, %d level(s): still in pages", levels);
+            free_kept();
+            tune = low_tmax;
+            compare_traffic("low time limit", &c, 910 + (uint64_t)alloc, 0);
+            for (size_t i = 0; i < nkept; i++) {
+                const cs_shadow *h = &kept[i]->lv[0].shadow;
+                if (!h->paged || h->k.now >= LOW_TMAX + 1024)
+                    fail_msg("low time limit, %d level(s): now %llu", levels,
+                             (unsigned long long)h->k.now);
+            }
+            free_kept();
+            tune = NULL;
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +313,7 @@ int main(void)
         cmocka_unit_test(mixed_levels),
         cmocka_unit_test(deepest_hierarchy),
         cmocka_unit_test(without_3c),
+        cmocka_unit_test(shadow_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,26 +50,34 @@ void cs_stream_run(tk_cachesim *s, cs_batch *b);
 void cs_stream_init(tk_cachesim *s);
 void cs_stream_free(tk_cachesim *s);
 
-/* A miss at a level with 3C: count its class. Returns the time of the
- * line's event in the shadow, for cs_shadow_fill. Inline, as the shadow's
- * paths are (shadow.h). */
-static inline uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write, tk_cachesim *s)
+/* A miss at a level with 3C: count its class, without a branch on it (a
+ * coin toss on random traffic). Returns the time of the line's event in
+ * the shadow, for cs_shadow_fill. k: the shadow's clock (&L->shadow.k,
+ * or a pass's copy); w: the line's word or NULL (cs_shadow_miss). Inline, as the shadow's paths are (shadow.h). */
+CS_SHADOW_HOT uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write,
+                                        cs_shadow_clock *k, uint32_t *w)
 {
     int seen = L->known ? !L->first : -1, allocate = L->write_allocate || !write;
     uint64_t t;
-    int hit = cs_shadow_miss(&L->shadow, line, allocate, &seen, &t);
+    const int hit = cs_shadow_miss(&L->shadow, k, line, w, allocate, &seen, &t);
     L->fresh = !seen;
-    if (!seen)
-        L->st.compulsory++;
-    else if (!hit)
-        L->st.capacity++;
-    else
-        L->st.conflict++;
-    (void)s;
-    if (L->shadow.oom)
-        L->oom = 1;
+    L->st.compulsory += !seen;
+    L->st.capacity += seen && !hit;
+    L->st.conflict += hit;
+    L->oom |= L->shadow.oom;
     return t;
 }
+/* At a first-level pass's start: the 3C shadows it reaches (the first
+ * level's, and with no stream every level's) leave pages found sparse
+ * (cs_shadow_settle). */
+static inline void cs_settle_top(tk_cachesim *s)
+{
+    const size_t n = s->stream ? 1 : s->nlevels;
+    for (size_t k = 0; k < n; k++)
+        if (s->lv[k].classify)
+            cs_shadow_settle(&s->lv[k].shadow);
+}
+
 /* Line `line` missed at level k: count, classify and serve it. */
 unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t hi,
                  int write);

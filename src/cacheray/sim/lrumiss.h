@@ -34,7 +34,7 @@ __attribute__((always_inline)) static inline unsigned cs_lru_miss(tk_cachesim *s
     cs_cache *c = &L->c;
     L->st.read_misses += !write;
     L->st.write_misses += write;
-    const uint64_t t = classify ? cs_classify_miss(L, line, write, s) : 0;
+    const uint64_t t = classify ? cs_classify_miss(L, line, write, &L->shadow.k, NULL) : 0;
     const uint64_t first = line << L->shift, bytes = 1ULL << L->shift;
     const unsigned mask = 1u << k | cs_send(s, k + 1, first, first + (bytes - 1), 0, 1);
     const uint64_t at = (line & c->set_mask) * ways;
@@ -46,7 +46,7 @@ __attribute__((always_inline)) static inline unsigned cs_lru_miss(tk_cachesim *s
     c->e[w] = line << 2 | CS_VALID;
     c->dirty[w] = (uint8_t)write;
     if (classify)
-        cs_shadow_fill(&L->shadow, w, victim ? victim >> 2 : UINT64_MAX, t);
+        cs_shadow_fill(&L->shadow, &L->shadow.k, w, victim ? victim >> 2 : UINT64_MAX, t);
     L->last = line + 1;
     L->last_slot = c->dirty + w;
     if (victim & CS_DIRTY) { /* not inclusive: evict's writeback only */

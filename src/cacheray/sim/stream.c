@@ -75,6 +75,9 @@ void cs_stream_run(tk_cachesim *s, cs_batch *b) { cs_stream_levels(s, b->mask, &
 
 void cs_stream_levels(tk_cachesim *s, uint8_t *masks, cs_queue *q1)
 {
-    for (size_t k = 1; k < s->nlevels; k++)
+    for (size_t k = 1; k < s->nlevels; k++) {
+        if (s->lv[k].classify)
+            cs_shadow_settle(&s->lv[k].shadow);
         serve_for(&s->lv[k])(s, k, masks, k == 1 ? q1 : &s->queue[k]);
+    }
 }

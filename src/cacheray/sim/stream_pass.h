@@ -34,7 +34,9 @@ static inline void prefetch(const cs_level *L, uint64_t addr, const uint32_t way
         if (L->classify)
             __builtin_prefetch(&L->shadow.atime[at + w]);
     }
-    if (L->classify) { /* for a miss: the shadow's lines out of the cache, and lines seen */
+    /* for a miss: the shadow's lines out of the cache, and lines seen (the
+     * levels below the first keep the map, not pages: hierarchy.c) */
+    if (L->classify) {
         const cs_shadow *h = &L->shadow;
         uint64_t line = addr >> L->shift;
         __builtin_prefetch(&h->out[cs_shadow_out_home(h, line + 1)]);

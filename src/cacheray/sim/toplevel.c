@@ -11,6 +11,7 @@ extern const cs_pass_fn cs_top_passes_avx2[3][4]; /* toplevel_avx2.c */
 /* The general pass: every access through the hierarchy. */
 static void any_pass(tk_cachesim *s, cs_batch *b)
 {
+    cs_settle_top(s);
     for (size_t i = 0; i < b->n; i++) {
         unsigned size = b->size[i];
         b->mask[i] = 0;

@@ -20,25 +20,35 @@
 
 #include "cacheray/sim/hierarchy.h"
 #include "cacheray/sim/lrumiss.h"
-#include "cacheray/sim/topshadow.h"
 
-/* Runs looked ahead: their sets, and for 3C whether their lines were
- * seen, come from the CPU's L2 cache or beyond when traffic has no
- * locality (when the batch before missed in 3/4 of its runs). */
+/* Runs looked ahead: their sets, and for 3C their lines' times out of
+ * the cache (or whether they were seen), come from the CPU's L2 cache or
+ * beyond when traffic has no locality (when the batch before missed in
+ * 3/4 of its runs). */
 enum { AHEAD = 8 };
 
-static inline void prefetch_run(const cs_level *L, uint64_t addr, uint32_t ways, int classify)
+/* Returns the line's word in the 3C shadow's pages when at hand (NULL
+ * otherwise), for the run's miss to use. */
+static inline uint32_t *prefetch_run(const cs_level *L, uint64_t addr, uint32_t ways,
+                                     int classify)
 {
     const uint64_t line = addr >> L->shift, at = (line & L->c.set_mask) * ways;
     __builtin_prefetch(&L->c.e[at]);
     __builtin_prefetch(&L->c.stamp[at]);
-    if (classify) {
-        const tk_linemap *m = &L->shadow.seen;
-        size_t i = tk_linemap_slot(m, line >> 5);
-        __builtin_prefetch(&L->shadow.atime[at]);
-        __builtin_prefetch(&m->keys[i]);
-        __builtin_prefetch(&m->vals[i]);
+    if (!classify)
+        return NULL;
+    const cs_shadow *h = &L->shadow;
+    __builtin_prefetch(&h->atime[at]);
+    if (h->paged) {
+        uint32_t *w = cs_shadow_word_fast(h, line);
+        if (w)
+            __builtin_prefetch(w);
+        return w;
     }
+    size_t i = tk_linemap_slot(&h->seen, line >> 5);
+    __builtin_prefetch(&h->seen.keys[i]);
+    __builtin_prefetch(&h->seen.vals[i]);
+    return NULL;
 }
 
 /* The locals back into the structures before a call into the general
@@ -48,16 +58,14 @@ static inline void prefetch_run(const cs_level *L, uint64_t addr, uint32_t ways,
         c->clock = clock;                                                      \
         L->last = last_line;                                                   \
         L->last_slot = last_slot;                                              \
-        h->now = now;                                                          \
-        h->bound = bound;                                                      \
+        h->k = k;                                                              \
     } while (0)
 #define RELOAD()                                                               \
     do {                                                                       \
         clock = c->clock;                                                      \
         last_line = L->last;                                                   \
         last_slot = L->last_slot;                                              \
-        now = h->now;                                                          \
-        bound = h->bound;                                                      \
+        k = h->k;                                                              \
     } while (0)
 /* Access j (not empty) through the general code, which counts its own
  * line accesses. */
@@ -96,21 +104,24 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     /* 3C: the shadow's hot state, for the hit that moves a line already
      * in it to the front (one event); anything else is the shadow's. */
     cs_shadow *h = &L->shadow;
+    cs_settle_top(s);
     uint64_t *const ring = h->ring, *const atime = h->atime;
     const uint64_t rmask = h->rmask;
-    uint64_t now = h->now, bound = h->bound;
-    const int small_out = h->omask < CS_SHADOW_SMALL_OUT; /* topshadow.h's case */
+    cs_shadow_clock k = h->k;
     /* Line accesses are counted as the batch's non-empty reads and writes
      * less those the general code took (it counts its own, per line). */
     const size_t n = b->n;
     size_t greads = 0, gwrites = 0, zero = 0, nmiss = 0;
     uint64_t read_misses = 0, write_misses = 0, writebacks = 0;
+    uint64_t compulsory = 0, capacity = 0, conflict = 0;
     memset(b->mask, 0, n);
     /* Run by run: the accesses after a run's first stay in its line, hit
      * and change nothing but its dirty bit (set from the run's writes). */
+    uint32_t *words[AHEAD] = {NULL}; /* run r's word in the shadow's pages at r % AHEAD */
     for (size_t r = 0; r < b->nruns; r++) {
+        uint32_t *word = words[r % AHEAD];
         if (ahead && r + AHEAD < b->nruns) /* asked for early: on random traffic, misses */
-            prefetch_run(L, b->addr[b->head[r + AHEAD]], ways, classify);
+            words[r % AHEAD] = prefetch_run(L, b->addr[b->head[r + AHEAD]], ways, classify);
         const size_t i = b->head[r];
         const unsigned size = b->size[i];
         const uint64_t addr = b->addr[i], line = addr >> shift;
@@ -135,10 +146,11 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
             dirty[w] |= (uint8_t)run_write;
             if (classify) {
                 uint64_t old = atime[w];
-                if (old >= bound && now - bound < rmask) { /* cs_shadow_hit's case */
+                if (old >= k.bound && k.now - k.bound < rmask) {
+                    /* cs_shadow_hit's case */
                     ring[old & rmask] = 0;
-                    atime[w] = ++now;
-                    ring[now & rmask] = line + 1;
+                    atime[w] = ++k.now;
+                    ring[k.now & rmask] = line + 1;
                 } else {
                     SPILL();
                     cs_shadow_hit(h, w, line, 1);
@@ -176,20 +188,18 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         read_misses += !write;
         write_misses += write;
         uint64_t t = 0;
-        if (classify && small_out) {
-            t = top_classify(L, line, &now, &bound);
-        } else if (classify) {
-            SPILL();
-            t = cs_classify_miss(L, line, write, s);
-            RELOAD();
+        if (classify) { /* cs_classify_miss, its counts in locals (nothing below: no `fresh`) */
+            int seen = -1;
+            const int hit = cs_shadow_miss(h, &k, line, word, 1, &seen, &t);
+            compulsory += !seen;
+            capacity += seen && !hit;
+            conflict += hit;
         }
         const uint64_t w = set * ways + lru_way(stamp + set * ways, ways);
         const uint64_t victim = e[w];
         writebacks += (victim != 0) & dirty[w]; /* no branch: half the victims are dirty */
-        if (classify && small_out)
-            top_fill(h, w, victim != 0, victim >> 2, t, bound);
-        else if (classify)
-            cs_shadow_fill(h, w, victim ? victim >> 2 : UINT64_MAX, t); /* now, bound: in sync */
+        if (classify)
+            cs_shadow_fill(h, &k, w, victim ? victim >> 2 : UINT64_MAX, t);
         e[w] = want;
         dirty[w] = (uint8_t)run_write;
         stamp[w] = ++clock;
@@ -204,6 +214,10 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     L->st.read_misses += read_misses;
     L->st.write_misses += write_misses;
     L->st.writebacks += writebacks;
+    L->st.compulsory += compulsory;
+    L->st.capacity += capacity;
+    L->st.conflict += conflict;
+    L->oom |= h->oom;
     s->tot.zero_size += zero;
 }
 
