@@ -18,30 +18,25 @@ typedef struct rtta_stats {
     uint64_t regions, elements, bytes, removed;
 } rtta_stats;
 
-/* Threads remembered by the low bits of their id: threads taking turns
- * record by record (or runs of one) need no index lookup. */
-#define THREAD_CACHE 16
-
 /* Records per thread, by index in order of appearance: a trace may have a
  * million threads (about 24 bytes each with ids 1, 2, ...). */
 typedef struct thread_stats {
     tk_id_index index;
+    tk_id_recent recent;
     uint64_t *records;
     size_t cap;
-    uint64_t cache_id[THREAD_CACHE];
-    size_t cache_at[THREAD_CACHE]; /* its index + 1; 0: none */
 } thread_stats;
 
 /* One more record of `thread` (0: out of memory). */
 static int count_record(thread_stats *t, uint64_t thread)
 {
-    size_t k = (size_t)(thread & (THREAD_CACHE - 1));
-    if (t->cache_at[k] && t->cache_id[k] == thread) {
-        t->records[t->cache_at[k] - 1]++;
+    int64_t i = tk_id_recent_find(&t->recent, thread);
+    if (i >= 0) {
+        t->records[i]++;
         return 1;
     }
     int added;
-    int64_t i = tk_id_index_get(&t->index, thread, &added);
+    i = tk_id_index_get(&t->index, thread, &added);
     if (i < 0)
         return 0;
     if ((size_t)i >= t->cap) {
@@ -54,8 +49,7 @@ static int count_record(thread_stats *t, uint64_t thread)
         t->cap = cap;
     }
     t->records[i]++;
-    t->cache_id[k] = thread;
-    t->cache_at[k] = (size_t)i + 1;
+    tk_id_recent_put(&t->recent, thread, (size_t)i);
     return 1;
 }
 

@@ -153,9 +153,9 @@ static tk_status set_cur(tk_crpf *c, uint64_t tid, size_t i, tk_error *err)
 
 tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
 {
-    size_t slot = (size_t)(tid % TK_CRPF_THREAD_CACHE);
-    if (c->thread_cache[slot].index && c->thread_cache[slot].tid == tid)
-        return set_cur(c, tid, c->thread_cache[slot].index - 1, err);
+    const int64_t recent = tk_id_recent_find(&c->thread_recent, tid);
+    if (recent >= 0)
+        return set_cur(c, tid, (size_t)recent, err);
     if (c->max_tracks && c->thread_index.n >= c->max_tracks &&
         tk_id_index_find(&c->thread_index, tid) < 0)
         return other_switch(c, tid, err);
@@ -177,10 +177,7 @@ tk_status tk_crpf_thread_switch(tk_crpf *c, uint64_t tid, tk_error *err)
         if (declare_thread(c, tid, &c->threads[i], err) != TK_OK)
             return err->status;
     }
-    if (i < UINT32_MAX) {
-        c->thread_cache[slot].tid = tid;
-        c->thread_cache[slot].index = (uint32_t)i + 1;
-    }
+    tk_id_recent_put(&c->thread_recent, tid, i);
     return set_cur(c, tid, i, err);
 }
 

@@ -21,8 +21,6 @@
  * type (TK_CRPF_NONE, the checker's "no tag", stays out of both ranges:
  * lanes and types are fewer than 2^31 - 1). */
 #define TK_CRPF_NO_LANE 0x80000000u
-/* Slots of the cache of threads by id. */
-#define TK_CRPF_THREAD_CACHE 8
 /* A region slice's annotations, in order. */
 enum { TK_CRPF_ARG_ADDR, TK_CRPF_ARG_ELEMSIZE, TK_CRPF_ARG_ELEMCOUNT, TK_CRPF_ARG_BYTES,
        TK_CRPF_ARG_THREAD, TK_CRPF_NARGS };
@@ -93,11 +91,7 @@ typedef struct tk_crpf {
     uint64_t accesses_uuid;         /* 0 until the first access */
     char unit_reads[64], unit_writes[64]; /* the threads' counters' units */
     tk_id_index thread_index;       /* thread id -> index in threads */
-    struct {
-        uint64_t tid;
-        uint32_t index;             /* + 1; 0: empty */
-    } thread_cache[TK_CRPF_THREAD_CACHE]; /* by tid % size: threads taking
-                                       turns skip the index's probe */
+    tk_id_recent thread_recent;     /* threads taking turns skip the index's probe */
     tk_crpf_thread *threads;        /* thread_index.n of them */
     size_t threads_cap;
     uint64_t tid;                   /* the thread `cur` counts for */

@@ -39,4 +39,31 @@ int64_t tk_id_index_get(tk_id_index *x, uint64_t key, int *added);
 /* The index of `key`, or -1 when it has none. */
 int64_t tk_id_index_find(const tk_id_index *x, uint64_t key);
 
+/* Keys looked up lately, by their low bits, in front of a tk_id_index for
+ * callers that look a thread up at every record: threads taking turns
+ * record by record (or in runs of one) then cost a compare, not a probe
+ * of the index. Zeroed is empty. */
+enum { TK_ID_RECENT = 16 };
+typedef struct tk_id_recent {
+    uint64_t key[TK_ID_RECENT];
+    uint32_t index1[TK_ID_RECENT]; /* the key's index + 1; 0: empty */
+} tk_id_recent;
+
+/* The index of `key` if it came lately, else -1. */
+static inline int64_t tk_id_recent_find(const tk_id_recent *c, uint64_t key)
+{
+    const size_t k = (size_t)(key & (TK_ID_RECENT - 1));
+    return c->key[k] == key ? (int64_t)c->index1[k] - 1 : -1; /* empty: index1 0, so -1 */
+}
+
+/* `key` has index `index` (kept unless it does not fit). */
+static inline void tk_id_recent_put(tk_id_recent *c, uint64_t key, size_t index)
+{
+    const size_t k = (size_t)(key & (TK_ID_RECENT - 1));
+    if (index < UINT32_MAX) {
+        c->key[k] = key;
+        c->index1[k] = (uint32_t)index + 1;
+    }
+}
+
 #endif

@@ -418,6 +418,30 @@ static void test_index(void **state)
     tk_id_index_free(&x);
 }
 
+/* Recent ids in front of an index: a hit gives the index put for the
+ * key, a key sharing its slot replaces it, empty slots and key 0 (zeroed)
+ * find nothing, an index past 32 bits is not kept. */
+static void test_id_recent(void **state)
+{
+    (void)state;
+    tk_id_recent c;
+    memset(&c, 0, sizeof c);
+    assert_int_equal(tk_id_recent_find(&c, 0), -1);
+    tk_id_recent_put(&c, 5, 0);
+    tk_id_recent_put(&c, 5 + TK_ID_RECENT, 7); /* the same slot */
+    tk_id_recent_put(&c, UINT64_MAX, 3);
+    assert_int_equal(tk_id_recent_find(&c, 5), -1);
+    assert_int_equal(tk_id_recent_find(&c, 5 + TK_ID_RECENT), 7);
+    assert_int_equal(tk_id_recent_find(&c, UINT64_MAX), 3);
+    assert_int_equal(tk_id_recent_find(&c, UINT64_MAX - TK_ID_RECENT), -1);
+    tk_id_recent_put(&c, 6, (size_t)UINT32_MAX);
+    assert_int_equal(tk_id_recent_find(&c, 6), -1);
+    for (uint64_t k = 0; k < 100; k++)
+        tk_id_recent_put(&c, k, (size_t)k * 3);
+    for (uint64_t k = 0; k < 100; k++)
+        assert_int_equal(tk_id_recent_find(&c, k), k + TK_ID_RECENT >= 100 ? (int64_t)k * 3 : -1);
+}
+
 /* Interned names: one id per string however the table grows, new names
  * (tk_perfetto_name_new) numbered in turn and never found by a lookup,
  * every string kept as given. */
@@ -480,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_write_error),
         cmocka_unit_test(test_plain_path_same_bytes),
         cmocka_unit_test(test_index),
+        cmocka_unit_test(test_id_recent),
         cmocka_unit_test(test_intern),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

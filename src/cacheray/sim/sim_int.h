@@ -156,7 +156,6 @@ void cs_types_fields(cs_types *t, const cs_region *r, uint64_t addr,
  * struct's room after its last thread. Ids are found through a
  * tk_id_index (core/id_index.h), whose direct table takes the
  * usual small ids without a hash or a probe. */
-enum { CS_THREAD_CACHE = 8 };
 typedef struct cs_threads {
     tk_id_index index;       /* id -> index, in order of first access */
     uint64_t *counts;        /* `stride` words per thread */
@@ -164,11 +163,9 @@ typedef struct cs_threads {
     int broken;              /* out of memory once: lookups fail */
     uint64_t last_id;
     tk_cachesim_counts *last; /* last_id's counts (NULL: none) */
-    /* threads seen lately, by id mod 8: id + 1 (0 none) and index;
-     * traces of threads interleaved access by access change thread at
-     * every other access */
-    uint64_t cache_id[CS_THREAD_CACHE];
-    uint32_t cache_index[CS_THREAD_CACHE];
+    /* threads seen lately: traces of threads interleaved access by access
+     * change thread at every other access */
+    tk_id_recent recent;
     uint64_t pair[2];        /* cs_count_first: the two threads of the last batch */
 } cs_threads;
 
@@ -197,10 +194,10 @@ static inline tk_cachesim_counts *cs_threads_get(cs_threads *t, uint64_t id)
 {
     if (t->last && t->last_id == id) /* traces come in runs */
         return t->last;
-    size_t h = (size_t)(id % CS_THREAD_CACHE);
-    if (t->cache_id[h] == id + 1 && id != UINT64_MAX) { /* its id + 1 would be "none" */
+    const int64_t i = tk_id_recent_find(&t->recent, id);
+    if (i >= 0) {
         t->last_id = id;
-        t->last = cs_threads_at(t, t->cache_index[h]);
+        t->last = cs_threads_at(t, (size_t)i);
         return t->last;
     }
     return cs_threads_lookup(t, id);

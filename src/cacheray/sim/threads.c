@@ -59,9 +59,7 @@ tk_cachesim_counts *cs_threads_lookup(cs_threads *t, uint64_t id)
     }
     if (added)
         memset(t->counts + (size_t)i * t->stride, 0, t->stride * sizeof *t->counts);
-    size_t h = (size_t)(id % CS_THREAD_CACHE);
-    t->cache_id[h] = id + 1;
-    t->cache_index[h] = (uint32_t)i;
+    tk_id_recent_put(&t->recent, id, (size_t)i);
     t->last_id = id;
     t->last = cs_threads_at(t, (size_t)i);
     return t->last;
