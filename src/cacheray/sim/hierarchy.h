@@ -53,7 +53,8 @@ void cs_stream_free(tk_cachesim *s);
 /* A miss at a level with 3C: count its class, without a branch on it (a
  * coin toss on random traffic). Returns the time of the line's event in
  * the shadow, for cs_shadow_fill. k: the shadow's clock (&L->shadow.k,
- * or a pass's copy); w: the line's word or NULL (cs_shadow_miss). Inline, as the shadow's paths are (shadow.h). */
+ * or a pass's copy); w: the line's word or NULL (cs_shadow_miss).
+ * Inline, as the shadow's paths are (shadow.h). */
 CS_SHADOW_HOT uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write,
                                         cs_shadow_clock *k, uint32_t *w)
 {
@@ -68,8 +69,8 @@ CS_SHADOW_HOT uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write,
     return t;
 }
 /* At a first-level pass's start: the 3C shadows it reaches (the first
- * level's, and with no stream every level's) leave pages found sparse
- * (cs_shadow_settle). */
+ * level's, and with no stream every level's) leave pages found sparse or
+ * renumber times near 32 bits (cs_shadow_settle). */
 static inline void cs_settle_top(tk_cachesim *s)
 {
     const size_t n = s->stream ? 1 : s->nlevels;

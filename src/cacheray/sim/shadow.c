@@ -78,8 +78,7 @@ void cs_shadow_free(cs_shadow *h)
     tk_table_free(h->ring, h->rmask + 1, sizeof *h->ring);
     tk_table_free(h->atime, h->nslots, sizeof *h->atime);
     tk_table_free(h->tmp, h->cap, sizeof *h->tmp);
-    if (h->out)
-        tk_table_free(h->out, h->omask + 1, sizeof *h->out);
+    tk_table_free(h->out, h->omask + 1, sizeof *h->out);
     tk_linemap_free(&h->seen);
     pages_free(h);
     memset(h, 0, sizeof *h);

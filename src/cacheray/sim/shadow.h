@@ -141,6 +141,16 @@ static inline uint32_t *cs_shadow_word_fast(const cs_shadow *h, uint64_t line)
     return e->pn1 == pn + 1 ? e->page + (line & ((1u << CS_SHADOW_PAGE_SHIFT) - 1)) : NULL;
 }
 
+/* Ask for the word of `line` early: it, when its page is in the tlb (for
+ * the miss to come), else NULL. */
+static inline uint32_t *cs_shadow_prefetch_word(const cs_shadow *h, uint64_t line)
+{
+    uint32_t *w = cs_shadow_word_fast(h, line);
+    if (w)
+        __builtin_prefetch(w);
+    return w;
+}
+
 /* The word of `line` (page mode). */
 CS_SHADOW_HOT uint32_t *cs_shadow_word(cs_shadow *h, uint64_t line)
 {

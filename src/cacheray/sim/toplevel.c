@@ -20,11 +20,8 @@ static void any_pass(tk_cachesim *s, cs_batch *b)
     const int ahead = L->ahead && L->classify && L->shadow.paged;
     size_t nmiss = 0;
     for (size_t i = 0; i < b->n; i++) {
-        if (ahead && i + AHEAD < b->n) {
-            const uint32_t *w = cs_shadow_word_fast(&L->shadow, b->addr[i + AHEAD] >> L->shift);
-            if (w)
-                __builtin_prefetch(w);
-        }
+        if (ahead && i + AHEAD < b->n)
+            cs_shadow_prefetch_word(&L->shadow, b->addr[i + AHEAD] >> L->shift);
         unsigned size = b->size[i];
         b->mask[i] = 0;
         if (size == 0) {

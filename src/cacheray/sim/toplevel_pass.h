@@ -39,12 +39,8 @@ static inline uint32_t *prefetch_run(const cs_level *L, uint64_t addr, uint32_t 
         return NULL;
     const cs_shadow *h = &L->shadow;
     __builtin_prefetch(&h->atime[at]);
-    if (h->paged) {
-        uint32_t *w = cs_shadow_word_fast(h, line);
-        if (w)
-            __builtin_prefetch(w);
-        return w;
-    }
+    if (h->paged)
+        return cs_shadow_prefetch_word(h, line);
     size_t i = tk_linemap_slot(&h->seen, line >> 5);
     __builtin_prefetch(&h->seen.keys[i]);
     __builtin_prefetch(&h->seen.vals[i]);
