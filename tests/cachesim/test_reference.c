@@ -266,11 +266,17 @@ static void no_tuning(tk_cachesim *s) { (void)s; }
 
 /* Times renumbered from 2 once past this (instead of near 2^32). */
 enum { LOW_TMAX = 300 };
-static void low_tmax(tk_cachesim *s) { s->lv[0].shadow.tmax = LOW_TMAX; }
+static void low_tmax(tk_cachesim *s)
+{
+    for (size_t k = 0; k < s->nlevels; k++)
+        if (s->lv[k].shadow.paged)
+            s->lv[k].shadow.tmax = LOW_TMAX;
+}
 
-/* The first level's 3C shadow keeps lines' times in pages (shadow.h).
- * Lines 256 KiB apart take a page of 4096 lines each: past
- * CS_SHADOW_PAGE_FLOOR pages the shadow moves to its map (and the lines
+/* The 3C shadows of the first level, and of the levels below where they
+ * are fed their requests alone (queue3c.c), keep lines' times in pages
+ * (shadow.h). Lines 256 KiB apart take a page of 4096 lines each: past
+ * CS_SHADOW_PAGE_FLOOR pages a shadow moves to its map (and the lines
  * come back, as conflict and capacity misses); with the times' limit
  * lowered, they are renumbered from 2 every few hundred events.
  * One level (split with the worker in tk_cachesim_run) and three, with
@@ -289,17 +295,54 @@ static void shadow_pages(void **state)
             compare_traffic("scattered lines", &c, 900 + (uint64_t)alloc, 0);
             scatter = 0;
             for (size_t i = 0; i < nkept; i++)
-                if (kept[i]->lv[0].shadow.paged)
-                    fail_msg("scattered lines, %d level(s): still in pages", levels);
+                for (int k = 0; k < levels; k++)
+                    if (kept[i]->lv[k].shadow.paged)
+                        fail_msg("scattered lines, level %d of %d: still in pages", k + 1,
+                                 levels);
             free_kept();
             tune = low_tmax;
             compare_traffic("low time limit", &c, 910 + (uint64_t)alloc, 0);
-            for (size_t i = 0; i < nkept; i++) {
-                const cs_shadow *h = &kept[i]->lv[0].shadow;
-                if (!h->paged || h->k.now >= LOW_TMAX + 1024)
-                    fail_msg("low time limit, %d level(s): now %llu", levels,
-                             (unsigned long long)h->k.now);
-            }
+            for (size_t i = 0; i < nkept; i++)
+                for (int k = 0; k < levels; k++) {
+                    const cs_shadow *h = &kept[i]->lv[k].shadow;
+                    /* a batch's events at a level below: at most a few thousand */
+                    if (!h->paged || h->k.now >= LOW_TMAX + 4096)
+                        fail_msg("low time limit, level %d of %d: now %llu", k + 1, levels,
+                                 (unsigned long long)h->k.now);
+                }
+            free_kept();
+            tune = NULL;
+        }
+}
+
+/* Every shadow that starts in pages moves to its map at its first pass
+ * (as when found sparse). */
+static void to_map(tk_cachesim *s)
+{
+    for (size_t k = 0; k < s->nlevels; k++)
+        if (s->lv[k].shadow.paged)
+            s->lv[k].shadow.sparse = 1;
+}
+
+/* The shadows in their maps from the start: beside the first level's
+ * cache and fed alone below it (queue3c.c), on traffic with locality (the
+ * lines that come back are the map's hits) and without, with and without
+ * write-allocate: every counter as the reference's. */
+static void shadow_maps(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"L1:1K:8:64:lru", "L2:4K:16:64:lru",
+                                        "L3:16K:8:128:lru", NULL};
+    for (int alloc = 0; alloc < 2; alloc++)
+        for (uint64_t spread = 0; spread <= (256 << 10); spread += 256 << 10) {
+            tk_cachesim_config c = st_config(specs, 1, alloc, 0, 0);
+            tune = to_map;
+            compare_traffic(spread ? "maps, random traffic" : "maps", &c,
+                            920 + (uint64_t)alloc, spread);
+            for (size_t i = 0; i < nkept; i++)
+                for (int k = 0; k < 3; k++)
+                    if (kept[i]->lv[k].shadow.paged)
+                        fail_msg("maps: level %d still in pages", k + 1);
             free_kept();
             tune = NULL;
         }
@@ -314,6 +357,7 @@ int main(void)
         cmocka_unit_test(deepest_hierarchy),
         cmocka_unit_test(without_3c),
         cmocka_unit_test(shadow_pages),
+        cmocka_unit_test(shadow_maps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

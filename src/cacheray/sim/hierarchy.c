@@ -32,7 +32,7 @@ static int back_invalidate(tk_cachesim *s, size_t k, uint64_t first, uint64_t la
             size_t slot;
             uint64_t old = cs_invalidate(&U->c, line, &slot);
             if (old) {
-                if (U->classify)
+                if (U->classify && !U->queued) /* (queued: never inclusive below) */
                     cs_shadow_drop(&U->shadow, slot, line);
                 U->last = 0;
                 U->st.invalidations++;
@@ -69,7 +69,10 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
     unsigned mask = 1u << k;
     L->st.read_misses += !write;
     L->st.write_misses += write;
-    uint64_t t = L->classify ? cs_classify_miss(L, line, write, &L->shadow.k, NULL) : 0;
+    const int beside = L->classify && !L->queued; /* the shadow kept beside the cache */
+    uint64_t t = beside ? cs_classify_miss(L, line, write, &L->shadow.k, NULL) : 0;
+    if (L->queued)
+        cs_count_class(L);
     if (write && !L->write_allocate)
         return mask | cs_send(s, k + 1, lo, hi, 1, 1);
     uint64_t first = line << L->shift;
@@ -80,7 +83,7 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
         L->oom = 1;
         return mask;
     }
-    if (L->classify)
+    if (beside)
         cs_shadow_fill(&L->shadow, &L->shadow.k, (size_t)(slot - L->c.dirty), victim ? victim >> 2 : UINT64_MAX,
                        t);
     L->last = line + 1; /* reset if an invalidation below drops it */
@@ -126,21 +129,26 @@ int cs_levels_init(tk_cachesim *s)
     for (size_t k = 0; k < s->nlevels; k++) {
         const tk_cachesim_level *c = &s->cfg.levels[k];
         cs_level *L = &s->lv[k];
-        uint64_t lines = c->size / c->line;
-        uint32_t ways = c->ways ? c->ways : (uint32_t)lines;
         L->shift = log2u(c->line);
         L->write_back = c->write_back;
         L->write_allocate = c->write_allocate;
         L->inclusive = c->inclusive;
         L->classify = !(s->cfg.flags & TK_CACHESIM_NO_3C);
+    }
+    cs_stream_init(s); /* which levels' shadows are fed alone (queued) */
+    for (size_t k = 0; k < s->nlevels; k++) {
+        const tk_cachesim_level *c = &s->cfg.levels[k];
+        cs_level *L = &s->lv[k];
+        uint64_t lines = c->size / c->line;
+        uint32_t ways = c->ways ? c->ways : (uint32_t)lines;
         /* each level's generator starts at seed + level index */
         if (cs_cache_init(&L->c, lines / ways, ways, c->policy, s->cfg.seed + k) != 0)
             return -1;
-        /* pages at the first level (see shadow.h): below it, where a
-         * request knows whether its line was seen, three levels on random
-         * traffic took the same time with pages, for 11% more of the
-         * worker's instructions and 4 more bytes a line */
-        if (L->classify && cs_shadow_init(&L->shadow, lines, (size_t)lines, k == 0) != 0)
+        /* pages at the first level and where the shadow is fed alone
+         * (shadow.h); a shadow beside a level below the first (an
+         * inclusive hierarchy, or lines shorter than above) keeps the map */
+        const size_t slots = L->queued ? 0 : (size_t)lines;
+        if (L->classify && cs_shadow_init(&L->shadow, lines, slots, k == 0 || L->queued) != 0)
             return -1;
     }
     return 0;

@@ -14,12 +14,12 @@ unsigned cs_access_range(tk_cachesim *s, size_t k, uint64_t first, uint64_t last
  * of memory. Inline but for the queue's growth (cs_stream_grow). */
 int cs_stream_grow(cs_queue *q);
 static inline int cs_stream_push(tk_cachesim *s, size_t k, uint64_t lo, uint64_t hi, int write,
-                                 int32_t origin, int first)
+                                 int32_t origin)
 {
     cs_queue *q = &s->queue[k];
     if (q->n == q->cap && cs_stream_grow(q) != 0)
         return -1;
-    q->v[q->n++] = (cs_req){lo, hi, origin, (uint16_t)write, (uint16_t)first};
+    q->v[q->n++] = (cs_req){lo, hi, origin, (uint16_t)write, 0};
     return 0;
 }
 
@@ -33,10 +33,7 @@ static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t h
     if (!s->stream)
         return cs_access_range(s, k, lo, hi, write);
     cs_level *U = &s->lv[k - 1];
-    int first = demand && U->fresh; /* the compulsory miss's request (cs_level.known) */
-    U->fresh = 0;
-    if (k < s->nlevels &&
-        cs_stream_push(s, k, lo, hi, write, demand ? U->origin : -1, first) != 0)
+    if (k < s->nlevels && cs_stream_push(s, k, lo, hi, write, demand ? U->origin : -1) != 0)
         U->oom = 1;
     return 0;
 }
@@ -48,6 +45,13 @@ static inline unsigned cs_send(tk_cachesim *s, size_t k, uint64_t lo, uint64_t h
 void cs_stream_levels(tk_cachesim *s, uint8_t *masks, cs_queue *q1);
 void cs_stream_run(tk_cachesim *s, cs_batch *b);
 void cs_stream_init(tk_cachesim *s);
+/* The classes of level L's queued requests (queue3c.c; L->queued).
+ * Returns the shadow's out-of-memory flag. */
+int cs_queue3c(cs_level *L, cs_queue *q);
+/* Before level k serves its queue q: its 3C shadow settled
+ * (cs_shadow_settle) and, if queued, the requests' classes. Returns 1
+ * when out of memory. */
+int cs_stream_classify(tk_cachesim *s, size_t k, cs_queue *q);
 void cs_stream_free(tk_cachesim *s);
 
 /* A miss at a level with 3C: count its class, without a branch on it (a
@@ -58,16 +62,25 @@ void cs_stream_free(tk_cachesim *s);
 CS_SHADOW_HOT uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write,
                                         cs_shadow_clock *k, uint32_t *w)
 {
-    int seen = L->known ? !L->first : -1, allocate = L->write_allocate || !write;
+    int seen, allocate = L->write_allocate || !write;
     uint64_t t;
     const int hit = cs_shadow_miss(&L->shadow, k, line, w, allocate, &seen, &t);
-    L->fresh = !seen;
     L->st.compulsory += !seen;
     L->st.capacity += seen && !hit;
     L->st.conflict += hit;
     L->oom |= L->shadow.oom;
     return t;
 }
+/* A miss at a level whose requests carry their classes (cs_level.queued):
+ * count the class of the request being served. */
+static inline void cs_count_class(cs_level *L)
+{
+    const unsigned cls = L->cls;
+    L->st.compulsory += !(cls & 1);
+    L->st.capacity += cls == 1;
+    L->st.conflict += cls >> 1;
+}
+
 /* At a first-level pass's start: the 3C shadows it reaches (the first
  * level's, and with no stream every level's) leave pages found sparse or
  * renumber times near 32 bits (cs_shadow_settle). */
@@ -99,7 +112,10 @@ static inline unsigned cs_access_line(tk_cachesim *s, size_t k, uint64_t line,
         e = cs_hit(&L->c, line);
         if (!e)
             return cs_miss(s, k, line, lo, hi, write);
-        if (L->classify) {
+        if (L->queued) { /* the shadow took it in the queue's pass */
+            L->last = line + 1;
+            L->last_slot = e;
+        } else if (L->classify) {
             /* the shadow follows the level's allocation policy, not its
              * invalidations */
             int allocate = L->write_allocate || !write;

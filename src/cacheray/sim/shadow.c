@@ -174,43 +174,48 @@ uint64_t cs_shadow_next_live(const cs_shadow *h, uint64_t t)
     }
 }
 
-/* Page words in [lo, hi] become 1: seen, out of the shadow. */
-static void words_to_one(cs_shadow *h, uint64_t lo, uint64_t hi)
+/* Page words from 2 up become 1: seen, out of the shadow. */
+static void words_to_one(cs_shadow *h)
 {
     for (size_t i = 0; i < h->npages; i++)
         for (size_t j = 0; j < (size_t)1 << CS_SHADOW_PAGE_SHIFT; j++) {
             uint32_t *w = &h->pages[i][j];
-            if (*w >= lo && *w <= hi)
-                *w = 1;
+            *w = *w > 1 ? 1 : *w;
         }
 }
 
 /* Renumber the live events base, base + 1, ... in order, past every time
  * handed out: lines outside the shadow keep times below the new bound.
  * With pages, once times near 32 bits, from 2 instead, every other word
- * (and cache slot's time) becoming 1. */
+ * (and cache slot's time) becoming 1. A live line's word that holds its
+ * time (the line is out of the cache, or no cache is beside) is 0 while
+ * the others change (no other live line's word is: a stale word in the
+ * cache is not 0), then takes the new time. */
 void cs_shadow_compact(cs_shadow *h)
 {
     const uint64_t bound = h->k.bound, now = h->k.now;
     const int rebase = h->paged && now >= h->tmax;
     const uint64_t base = rebase ? 2 : now + 1;
     uint64_t n = 0;
-    if (rebase)
-        words_to_one(h, 2, bound - 1);
     for (uint64_t t = bound; t <= now; t++) {
         uint64_t *r = &h->ring[t & h->rmask];
         if (*r) {
-            if (h->paged) { /* out of the cache: its word has its time */
+            if (h->paged) {
                 uint32_t *w = cs_shadow_word(h, *r - 1);
                 if (*w == t)
-                    *w = (uint32_t)(base + n);
+                    *w = 0;
             }
             h->tmp[n] = *r;
             *r = ++n; /* for now: index + 1 */
         }
     }
     if (rebase)
-        words_to_one(h, bound, UINT32_MAX);
+        words_to_one(h);
+    for (uint64_t j = 0; h->paged && j < n; j++) {
+        uint32_t *w = cs_shadow_word(h, h->tmp[j] - 1);
+        if (!*w)
+            *w = (uint32_t)(base + j);
+    }
     for (size_t i = 0; i < h->nslots; i++)
         if (h->atime[i] >= bound)
             h->atime[i] = base + h->ring[h->atime[i] & h->rmask] - 1;

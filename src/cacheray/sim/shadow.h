@@ -15,7 +15,8 @@
  * renumbered) when it fills.
  *
  * Out of the cache, a line's time is kept one of two ways:
- *  - pages (the first level's, hierarchy.c): a 32-bit word per line, in
+ *  - pages (the first level's, and those of shadows fed alone below it:
+ *    hierarchy.c, queue3c.c): a 32-bit word per line, in
  *    pages of 4096 lines found by page number through a direct-mapped
  *    cache of pages (`tlb`, which holds a footprint of 1024 pages: 256 MiB
  *    of 64-byte lines) in front of a table; 0 never seen, below the bound
@@ -28,11 +29,11 @@
  *    dense footprint this is 4 bytes a line and no probe, where a map's
  *    probes (their lengths a coin toss) took a third of the first level's
  *    time; times stay 32-bit by a renumbering from 2 (`tmax`).
- *  - a map (the levels below, and pages found sparse: a footprint
- *    scattered over many pages): the lines the shadow holds and the cache
- *    does not (at most its capacity) in a small map `out`, and whether a
- *    line was ever seen as a bit per line in a tk_linemap of 32-line
- *    chunks.
+ *  - a map (a shadow beside a level below the first, and pages found
+ *    sparse: a footprint scattered over many pages): the lines the shadow
+ *    holds and the cache does not (at most its capacity) in a small map
+ *    `out`, and whether a line was ever seen as a bit per line in a
+ *    tk_linemap of 32-line chunks.
  * Pages become the map at a pass's start (cs_shadow_settle), never back.
  *
  * The hot paths take the clock (now, bound) by pointer: &h->k, or a
@@ -305,10 +306,9 @@ static inline int cs_shadow_hit(cs_shadow *h, size_t slot, uint64_t line, int al
 }
 
 /* An access to `line`, not in the cache: 1 when the shadow holds it;
- * *seen tells whether the line was accessed before (looked up when *seen
- * is -1 on entry, else known by the caller and left as it is). If
- * `allocate` the cache will take the line: pass *t to cs_shadow_fill.
- * w: the line's word if the caller has it (page mode), else NULL. */
+ * *seen tells whether the line was accessed before. If `allocate` the
+ * cache will take the line: pass *t to cs_shadow_fill. w: the line's word
+ * if the caller has it (page mode), else NULL. */
 CS_SHADOW_HOT int cs_shadow_miss(cs_shadow *h, cs_shadow_clock *k, uint64_t line, uint32_t *w,
                                  int allocate, int *seen, uint64_t *t)
 {
@@ -316,8 +316,7 @@ CS_SHADOW_HOT int cs_shadow_miss(cs_shadow *h, cs_shadow_clock *k, uint64_t line
         if (!w)
             w = cs_shadow_word(h, line);
         const uint32_t old = *w;
-        if (*seen < 0)
-            *seen = old != 0;
+        *seen = old != 0;
         h->fill_word = w;
         if (old >= k->bound) { /* in the shadow, out of the cache */
             h->ring[old & h->rmask] = 0; /* dead before the event's compaction */
@@ -330,8 +329,7 @@ CS_SHADOW_HOT int cs_shadow_miss(cs_shadow *h, cs_shadow_clock *k, uint64_t line
         *t = allocate ? cs_shadow_insert(h, k, line) : 0;
         return 0;
     }
-    if (*seen < 0)
-        *seen = cs_shadow_seen_add(h, line);
+    *seen = cs_shadow_seen_add(h, line);
     /* looked for even when not seen (then absent): whether it was seen is
      * a coin toss on random traffic, a branch on it mispredicted half the
      * time */
@@ -383,6 +381,30 @@ CS_SHADOW_HOT void cs_shadow_fill(cs_shadow *h, const cs_shadow_clock *k, size_t
     if (h->paged)
         h->wslot[slot] = h->fill_word;
     h->atime[slot] = t;
+}
+
+/* ---- a shadow fed alone (no cache beside it: nslots 0). A level below
+ * the first takes its requests' classes from one (queue3c.c): its shadow
+ * follows its requests only, not what its cache holds. A line's time is
+ * then always in its word (pages) or in `out` (the map: every line the
+ * shadow holds). */
+
+/* An access to `line` (the map; queue3c.c has the pages' copy): 1 when
+ * the shadow held it; *seen: whether the line was accessed before. The
+ * shadow takes it if `allocate`. */
+CS_SHADOW_HOT int cs_shadow_access_map(cs_shadow *h, cs_shadow_clock *k, uint64_t line,
+                                       int allocate, int *seen)
+{
+    *seen = cs_shadow_seen_add(h, line);
+    cs_shadow_pair *p = cs_shadow_out_find(h, line);
+    if (p) { /* a compaction in the event leaves p where it is */
+        h->ring[p->val & h->rmask] = 0;
+        p->val = cs_shadow_event(h, k, line);
+        return 1;
+    }
+    if (allocate) /* the eviction first: it may move entries of `out` */
+        cs_shadow_out_add(h, line, cs_shadow_insert(h, k, line));
+    return 0;
 }
 
 /* The cache dropped `line` from `slot` (an invalidation). */

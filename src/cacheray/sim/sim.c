@@ -46,7 +46,6 @@ tk_cachesim *tk_cachesim_new(const tk_cachesim_config *c, tk_error *err)
         oom(err);
         goto fail;
     }
-    cs_stream_init(s);
     return s;
 fail:
     tk_cachesim_free(s);

@@ -2,7 +2,8 @@
 # command is Cacheray's, in src/cacheray/cmd/).
 set(TK_CACHESIM_SOURCES
   src/cacheray/sim/linemap.c src/cacheray/sim/cache.c src/cacheray/sim/shadow.c src/cacheray/sim/hierarchy.c
-  src/cacheray/sim/stream.c src/cacheray/sim/pipe.c src/cacheray/sim/split3c.c
+  src/cacheray/sim/stream.c src/cacheray/sim/queue3c.c src/cacheray/sim/pipe.c
+  src/cacheray/sim/split3c.c
   src/cacheray/sim/toplevel.c
   src/cacheray/sim/regions.c src/cacheray/sim/types.c src/cacheray/sim/threads.c
   src/cacheray/sim/falseshare.c src/cacheray/sim/reuse.c src/cacheray/sim/sim_config.c

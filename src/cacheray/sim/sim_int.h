@@ -29,14 +29,11 @@ typedef struct cs_level {
     int classify;            /* 3C */
     cs_shadow shadow;        /* fully associative LRU of the same size */
     int32_t origin;          /* the access being served here, for the requests it makes */
-    /* 3C in the stream with the line size of the level above: whether a
-     * line was ever seen here comes with the request, not from a table
-     * (`known`). A line's first request here is the one its compulsory
-     * miss above sent (every request for a line follows an access to it
-     * above, and the first such access misses there), so the level above
-     * notes a compulsory miss in `fresh` for its next demand request, and
-     * `first` holds the flag of the request being served. */
-    int known, fresh, first;
+    /* 3C below the first level in the stream: the shadow is fed alone,
+     * the level's queue at a time, and each request carries its class
+     * (queue3c.c); `cls` holds the class of the request being served. */
+    int queued;
+    unsigned cls;
     int oom;                 /* out of memory here (its thread's flag: see pipe.c) */
     int ahead;               /* first level: the last batch missed in 3/4 of its runs or
                                 more, so the next one prefetches (toplevel_pass.h) */
@@ -456,7 +453,7 @@ typedef struct cs_req {
     uint64_t lo, hi;
     int32_t origin;
     uint16_t write;
-    uint16_t first;          /* the line's first request at this level (cs_level.known) */
+    uint16_t cls;            /* 3C (cs_level.queued): 1 seen before, | 2 in the shadow */
 } cs_req;
 
 typedef struct cs_queue {
@@ -490,6 +487,8 @@ struct tk_cachesim {
     int stream;
     cs_queue queue[TK_CACHESIM_MAX_LEVELS]; /* requests to level k */
     cs_pipe *pipe;           /* levels 2..n on a second thread (pipe.c), or NULL */
+    int classes2_main;       /* pipe.c: the main thread works out the classes of
+                                level 2's requests (queue3c.c), not the worker */
     cs_count_fn count_pass;  /* per type and thread */
     cs_batch batch;
 };

@@ -19,9 +19,9 @@ void cs_stream_init(tk_cachesim *s)
     for (size_t k = 1; k < s->nlevels; k++)
         if (s->lv[k].inclusive)
             s->stream = 0;
+    /* a request is then one line of the level (queue3c.c) */
     for (size_t k = 1; k < s->nlevels; k++)
-        s->lv[k].known = s->stream && s->lv[k].classify && s->lv[k - 1].classify &&
-                         s->lv[k].shift == s->lv[k - 1].shift;
+        s->lv[k].queued = s->stream && s->lv[k].classify && s->lv[k].shift >= s->lv[k - 1].shift;
 }
 
 void cs_stream_free(tk_cachesim *s)
@@ -42,7 +42,7 @@ int cs_stream_grow(cs_queue *q)
 }
 
 #ifdef TK_CACHESIM_AVX2
-extern const cs_serve_fn cs_serve_passes_avx2[3][2]; /* stream_avx2.c */
+extern const cs_serve_fn cs_serve_passes_avx2[3][3]; /* stream_avx2.c */
 #endif
 
 static void serve_any(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)
@@ -52,8 +52,8 @@ static void serve_any(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)
 
 static cs_serve_fn serve_for(const cs_level *L)
 {
-    static const cs_serve_fn plain[3][2] = CS_SERVE_PASSES;
-    const cs_serve_fn(*passes)[2] = plain;
+    static const cs_serve_fn plain[3][3] = CS_SERVE_PASSES;
+    const cs_serve_fn(*passes)[3] = plain;
 #ifdef TK_CACHESIM_AVX2
     if (tk_cpu_avx2())
         passes = cs_serve_passes_avx2;
@@ -62,7 +62,7 @@ static cs_serve_fn serve_for(const cs_level *L)
     if (c->hashed || c->policy != TK_CACHESIM_LRU || !c->pow2 || !L->write_back ||
         !L->write_allocate)
         return serve_any;
-    int cls = L->classify != 0;
+    int cls = L->queued ? 2 : L->classify != 0;
     switch (c->ways) {
     case 4: return passes[0][cls];
     case 8: return passes[1][cls];
@@ -71,13 +71,22 @@ static cs_serve_fn serve_for(const cs_level *L)
     }
 }
 
+int cs_stream_classify(tk_cachesim *s, size_t k, cs_queue *q)
+{
+    cs_level *L = &s->lv[k];
+    if (L->classify)
+        cs_shadow_settle(&L->shadow);
+    return L->queued ? cs_queue3c(L, q) : 0;
+}
+
 void cs_stream_run(tk_cachesim *s, cs_batch *b) { cs_stream_levels(s, b->mask, &s->queue[1]); }
 
 void cs_stream_levels(tk_cachesim *s, uint8_t *masks, cs_queue *q1)
 {
     for (size_t k = 1; k < s->nlevels; k++) {
-        if (s->lv[k].classify)
-            cs_shadow_settle(&s->lv[k].shadow);
-        serve_for(&s->lv[k])(s, k, masks, k == 1 ? q1 : &s->queue[k]);
+        cs_queue *q = k == 1 ? q1 : &s->queue[k];
+        if ((k > 1 || !s->classes2_main) && cs_stream_classify(s, k, q))
+            s->lv[k].oom = 1;
+        serve_for(&s->lv[k])(s, k, masks, q);
     }
 }

@@ -7,5 +7,5 @@
 #error "stream_avx2.c needs -mavx2"
 #endif
 
-extern const cs_serve_fn cs_serve_passes_avx2[3][2];
-const cs_serve_fn cs_serve_passes_avx2[3][2] = CS_SERVE_PASSES;
+extern const cs_serve_fn cs_serve_passes_avx2[3][3];
+const cs_serve_fn cs_serve_passes_avx2[3][3] = CS_SERVE_PASSES;

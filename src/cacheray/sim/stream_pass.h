@@ -15,51 +15,53 @@ enum { AHEAD = 8, WAYS_ANY = 0 /* serve's `ways` for the general copy */ };
 typedef void (*cs_serve_fn)(tk_cachesim *s, size_t k, uint8_t *masks, cs_queue *q);
 
 /* The cache lines of level L a request for `addr` will read: its set's
- * entries and stamps, and the set's 3C times. `ways`: the level's, when
- * the caller's copy has it as a constant (the loop then unrolled), else
- * WAYS_ANY. */
-static inline void prefetch(const cs_level *L, uint64_t addr, const uint32_t ways)
+ * entries and stamps, and with a 3C shadow beside the cache the set's
+ * times and the shadow's tables (a level whose requests carry their
+ * classes, cs_level.queued, has none to read). `ways`: the level's, when
+ * the caller's copy has it as a constant (the loop then unrolled; the
+ * level has the fast shape: LRU, sets a power of two), else WAYS_ANY;
+ * `classify` then the fast copy's (fast_line), else unused. */
+static inline void prefetch(const cs_level *L, uint64_t addr, const uint32_t ways,
+                            const int classify)
 {
     const cs_cache *c = &L->c;
-    if (c->hashed)
+    const int any = ways == WAYS_ANY;
+    if (any && c->hashed)
         return;
-    const uint32_t nways = ways == WAYS_ANY ? c->ways : ways;
-    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * nways);
+    const uint32_t nways = any ? c->ways : ways;
+    const int beside = any ? L->classify && !L->queued : classify == 1;
+    const uint64_t line = addr >> L->shift;
+    size_t at = (size_t)((any ? cs_set_of(c, line) : line & c->set_mask) * nways);
     for (uint32_t w = 0; w < nways; w += 8) { /* a cache line of 8-byte words */
         if (w % 64 == 0)
             __builtin_prefetch(&c->dirty[at + w]);
         __builtin_prefetch(&c->e[at + w]);
-        if (c->stamp)
+        if (!any || c->stamp)
             __builtin_prefetch(&c->stamp[at + w]);
-        if (L->classify)
+        if (beside)
             __builtin_prefetch(&L->shadow.atime[at + w]);
     }
-    /* for a miss: the shadow's lines out of the cache, and lines seen (the
-     * levels below the first keep the map, not pages: hierarchy.c) */
-    if (L->classify) {
+    /* for a miss: the shadow's lines out of the cache, and lines seen (a
+     * shadow beside a level below the first keeps the map: hierarchy.c) */
+    if (beside) {
         const cs_shadow *h = &L->shadow;
-        uint64_t line = addr >> L->shift;
         __builtin_prefetch(&h->out[cs_shadow_out_home(h, line + 1)]);
-        if (L->known)
-            return;
         size_t i = tk_linemap_slot(&h->seen, line >> 5);
         __builtin_prefetch(&h->seen.keys[i]);
         __builtin_prefetch(&h->seen.vals[i]);
     }
 }
 
-/* Later, when the set has arrived: the line a miss would evict (LRU and
- * FIFO: the oldest stamp) leaves the cache for the 3C shadow's map of
- * lines outside it, where its slot is a miss of its own. Returns the way
- * found, for the miss to use if still valid (lrumiss.h). */
+/* Later, when the set has arrived: the line a miss would evict (the
+ * oldest stamp) leaves the cache for the 3C shadow's map of lines outside
+ * it, where its slot is a miss of its own. For the fast copies with a
+ * shadow beside the cache. Returns the way found, for the miss to use if
+ * still valid (lrumiss.h). */
 static inline cs_lru_hint prefetch_victim(const cs_level *L, uint64_t addr, const uint32_t ways)
 {
     const cs_cache *c = &L->c;
-    if (c->hashed || !c->stamp || !L->classify)
-        return (cs_lru_hint){CS_NO_HINT, 0};
-    size_t at = (size_t)(cs_set_of(c, addr >> L->shift) * c->ways);
-    uint32_t way = ways == WAYS_ANY ? cs_oldest_way(c->stamp + at, c->ways)
-                                    : lru_way(c->stamp + at, ways);
+    size_t at = (size_t)(((addr >> L->shift) & c->set_mask) * ways);
+    uint32_t way = lru_way(c->stamp + at, ways);
     uint64_t victim = c->e[at + way];
     if (victim)
         __builtin_prefetch(&L->shadow.out[cs_shadow_out_home(&L->shadow, (victim >> 2) + 1)]);
@@ -74,7 +76,9 @@ static inline cs_lru_hint prefetch_victim(const cs_level *L, uint64_t addr, cons
  * cs_miss serve it (hierarchy.c: the order of events); anything else goes
  * through them. The reference tests run both. */
 
-/* Line `line` read or written at level k: cs_access_line's events. */
+/* Line `line` read or written at level k: cs_access_line's events.
+ * classify: 0 no 3C, 1 a shadow beside the cache, 2 the classes queued
+ * with the requests (cs_level.queued). */
 __attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, size_t k,
                                                                 uint64_t line, int write,
                                                                 const uint32_t ways,
@@ -98,7 +102,8 @@ __attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, 
     c->stamp[w] = ++c->clock;
     c->dirty[w] |= (uint8_t)write;
     if (classify) { /* write-allocate: the shadow takes it either way */
-        cs_shadow_hit(&L->shadow, w, line, 1);
+        if (classify == 1)
+            cs_shadow_hit(&L->shadow, w, line, 1);
         L->last = line + 1;
         L->last_slot = c->dirty + w;
     }
@@ -114,25 +119,29 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
     const cs_level *L = &s->lv[k];
     const unsigned shift = L->shift;
     for (size_t r = 0; r < q->n && r < AHEAD; r++)
-        prefetch(L, q->v[r].lo, ways);
-    /* the victims' ways found by prefetch_victim, request r's at r % HINTS */
+        prefetch(L, q->v[r].lo, ways, classify);
+    /* the victims' ways found by prefetch_victim, request r's at r % HINTS
+     * (only a shadow beside the cache has their places to ask for) */
     enum { HINTS = AHEAD / 2 };
+    const int hinted = ways != WAYS_ANY && classify == 1;
     cs_lru_hint hints[HINTS];
     for (size_t r = 0; r < HINTS; r++)
         hints[r] = (cs_lru_hint){CS_NO_HINT, 0};
     for (size_t r = 0; r < q->n; r++) {
         if (r + AHEAD < q->n)
-            prefetch(L, q->v[r + AHEAD].lo, ways);
-        const cs_lru_hint hint = hints[r % HINTS];
-        hints[r % HINTS] = r + HINTS < q->n ? prefetch_victim(L, q->v[r + HINTS].lo, ways)
-                                            : (cs_lru_hint){CS_NO_HINT, 0};
+            prefetch(L, q->v[r + AHEAD].lo, ways, classify);
+        cs_lru_hint hint = {CS_NO_HINT, 0};
+        if (hinted) {
+            hint = hints[r % HINTS];
+            hints[r % HINTS] = r + HINTS < q->n ? prefetch_victim(L, q->v[r + HINTS].lo, ways)
+                                                : (cs_lru_hint){CS_NO_HINT, 0};
+        }
         const cs_req *x = &q->v[r]; /* only level k + 1's queue grows now */
         s->lv[k].origin = x->origin;
-        s->lv[k].first = x->first;
+        s->lv[k].cls = x->cls;
         unsigned m;
         if (fast && x->lo >> shift == x->hi >> shift && x->lo <= x->hi)
-            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, classify,
-                          ways == WAYS_ANY ? (cs_lru_hint){CS_NO_HINT, 0} : hint);
+            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, classify, hint);
         else
             m = cs_access_range(s, k, x->lo, x->hi, (int)x->write);
         if (x->origin >= 0)
@@ -149,16 +158,21 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
     static void serve##ways##_3c(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)        \
     {                                                                                      \
         serve(s, k, m, q, ways, 1, 1);                                                     \
+    }                                                                                      \
+    static void serve##ways##_q3c(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)       \
+    {                                                                                      \
+        serve(s, k, m, q, ways, 2, 1);                                                     \
     }
 SERVE(4)
 SERVE(8)
 SERVE(16)
 #undef SERVE
 
-/* [ways 4, 8, 16] [3C] */
-#define CS_SERVE_PASSES                                                        \
-    {                                                                          \
-        {serve4, serve4_3c}, {serve8, serve8_3c}, {serve16, serve16_3c},       \
+/* [ways 4, 8, 16] [3C: none, beside, queued] */
+#define CS_SERVE_PASSES                                                                    \
+    {                                                                                      \
+        {serve4, serve4_3c, serve4_q3c}, {serve8, serve8_3c, serve8_q3c},                  \
+            {serve16, serve16_3c, serve16_q3c},                                            \
     }
 
 #endif

@@ -184,8 +184,8 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         read_misses += !write;
         write_misses += write;
         uint64_t t = 0;
-        if (classify) { /* cs_classify_miss, its counts in locals (nothing below: no `fresh`) */
-            int seen = -1;
+        if (classify) { /* cs_classify_miss, its counts in locals */
+            int seen;
             const int hit = cs_shadow_miss(h, &k, line, word, 1, &seen, &t);
             compulsory += !seen;
             capacity += seen && !hit;
