@@ -24,7 +24,8 @@ static const char *const hierarchies[][3] = {
     {"L1:512:1:64", "L2:2K:2:64", "L3:8K:4:128"},       /* DM; L3 longer lines */
     {"L1:1K:4:32", "L2:4K:full:64", "L3:16K:8:64"},     /* L2 hashed (64 ways) */
     {"L1:768:4:64", "L2:3K:4:64", "L3:12K:16:64"},      /* 3 and 12 sets */
-    {"L1:2K:full:64", "L2:1K:2:32", "L3:8K:32:64"},     /* scanned FA L1; L2 smaller */
+    {"L1:2K:full:64", "L2:1K:4:32", "L3:8K:32:64"},     /* scanned FA L1; L2 smaller: 2
+                                                            lines a request, fast shape */
     {"L1:2K:8:64", "L2:8K:16:64", "L3:32K:8:128"},      /* 8 and 16 ways unrolled */
     {"L1:4K:16:64", "L2:16K:8:64", "L3:64K:4:64"},
 };
@@ -210,6 +211,17 @@ static void mixed_levels(void **state)
         char what[64];
         snprintf(what, sizeof what, "mixed levels, seed %llu", (unsigned long long)seed);
         compare(what, &c, seed);
+    }
+    /* A write-through first level over a level of the fast shape with
+     * shorter lines: its requests are forwarded writes within one line
+     * there (the fast path) between fetches of two lines (the general
+     * one), with 3C beside the cache or without. */
+    static const char *const shorter[] = {"L1:1K:4:64:lru", "L2:2K:8:32:lru", NULL};
+    for (int no3c = 0; no3c < 2; no3c++) {
+        tk_cachesim_config c = st_config(shorter, 1, 1, 0, no3c ? TK_CACHESIM_NO_3C : 0);
+        c.levels[0].write_back = 0;
+        compare(no3c ? "write-through over shorter lines, no 3C" : "write-through over shorter lines",
+                &c, 150 + (uint64_t)no3c);
     }
 }
 

@@ -34,9 +34,7 @@ __attribute__((always_inline)) static inline unsigned cs_lru_miss(tk_cachesim *s
     cs_cache *c = &L->c;
     L->st.read_misses += !write;
     L->st.write_misses += write;
-    const uint64_t t = classify == 1 ? cs_classify_miss(L, line, write, &L->shadow.k, NULL) : 0;
-    if (classify == 2)
-        cs_count_class(L);
+    const uint64_t t = classify ? cs_classify_miss(L, line, write, &L->shadow.k, NULL) : 0;
     const uint64_t first = line << L->shift, bytes = 1ULL << L->shift;
     const unsigned mask = 1u << k | cs_send(s, k + 1, first, first + (bytes - 1), 0, 1);
     const uint64_t at = (line & c->set_mask) * ways;
@@ -47,7 +45,7 @@ __attribute__((always_inline)) static inline unsigned cs_lru_miss(tk_cachesim *s
     const uint64_t victim = c->e[w] ? c->e[w] | (uint64_t)c->dirty[w] << 1 : 0;
     c->e[w] = line << 2 | CS_VALID;
     c->dirty[w] = (uint8_t)write;
-    if (classify == 1)
+    if (classify)
         cs_shadow_fill(&L->shadow, &L->shadow.k, w, victim ? victim >> 2 : UINT64_MAX, t);
     L->last = line + 1;
     L->last_slot = c->dirty + w;

@@ -356,7 +356,70 @@ void cs_count_first(tk_cachesim *s, cs_batch *b, int mask0)
         count_first_as(s, b, 0);
 }
 
-static void count_below(tk_cachesim *s, const cs_batch *b)
+/* ---- counts of the misses below (once the worker served the batch) */
+
+/* An access's misses at levels 1..4 below the first in 16-bit lanes (a
+ * batch's sums stay below 2^16), like count_word. */
+static inline uint64_t below_word(unsigned mask)
+{
+    return (uint64_t)(mask >> 1 & 1) | (uint64_t)(mask >> 2 & 1) << 16 |
+           (uint64_t)(mask >> 3 & 1) << 32 | (uint64_t)(mask >> 4 & 1) << 48;
+}
+
+static void add_below(tk_cachesim_counts *c, uint64_t w)
+{
+    for (unsigned k = 1; k <= 4; k++)
+        c->misses[k] += w >> (16 * (k - 1)) & 0xFFFF;
+}
+
+/* As count_first_as, for up to 5 levels: per type in words (few types)
+ * and per thread the batch's first thread and one other summed without a
+ * branch; random traffic misses below at nearly every access, which
+ * count_below took one at a time (a thread's look-up each). Returns 0
+ * when the batch has more than those two threads (count_below then). */
+static int count_below_sums(tk_cachesim *s, const cs_batch *b)
+{
+    const size_t n = b->n, ntypes = s->types.n;
+    if (n == 0)
+        return 1;
+    const uint64_t a = b->thread[0];
+    const uint64_t *pair = s->threads.pair;
+    uint64_t o = pair[0] != a ? pair[0] : pair[1];
+    o = o != a ? o : a + 1; /* any id but a's */
+    uint64_t sum[FEW_TYPES] = {0}, sa = 0, so = 0;
+    size_t na = 0, no = 0;
+    const int few = ntypes <= FEW_TYPES;
+    for (size_t j = 0; j < n; j++) {
+        const uint64_t tid = b->thread[j], w = below_word(b->below[j]);
+        if (few)
+            sum[b->type[j]] += w;
+        else if (w)
+            add_below(&s->types.v[b->type[j]].pub.c, w);
+        sa += tid == a ? w : 0;
+        so += tid == o ? w : 0;
+        na += tid == a;
+        no += tid == o;
+    }
+    for (size_t t = 0; few && t < ntypes; t++)
+        if (sum[t])
+            add_below(&s->types.v[t].pub.c, sum[t]);
+    if (na + no != n)
+        return 0;
+    tk_cachesim_counts *tc = cs_threads_get(&s->threads, a);
+    tk_cachesim_counts *oc = no ? cs_threads_get(&s->threads, o) : NULL;
+    if (!tc || (no && !oc)) {
+        s->oom = 1;
+        return 1;
+    }
+    add_below(tc, sa);
+    if (oc)
+        add_below(oc, so);
+    return 1;
+}
+
+/* Per thread only when `threads_only` (count_below_sums counted the
+ * types), else per type too. */
+static void count_below_each(tk_cachesim *s, const cs_batch *b, int threads_only)
 {
     for (size_t i = cs_next_set(b->below, 0, b->n); i < b->n;
          i = cs_next_set(b->below, i + 1, b->n)) {
@@ -368,10 +431,19 @@ static void count_below(tk_cachesim *s, const cs_batch *b)
             continue;
         }
         for (size_t k = 1; k < s->nlevels; k++) {
-            c->misses[k] += mask >> k & 1;
+            if (!threads_only)
+                c->misses[k] += mask >> k & 1;
             tc->misses[k] += mask >> k & 1;
         }
     }
+}
+
+static void count_below(tk_cachesim *s, const cs_batch *b)
+{
+    if (s->nlevels > 5)
+        count_below_each(s, b, 0);
+    else if (!count_below_sums(s, b))
+        count_below_each(s, b, 1);
 }
 
 int cs_pipe_rtta_ok(const tk_cachesim *s, unsigned tag)

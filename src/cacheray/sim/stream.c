@@ -47,7 +47,7 @@ extern const cs_serve_fn cs_serve_passes_avx2[3][3]; /* stream_avx2.c */
 
 static void serve_any(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)
 {
-    serve(s, k, m, q, WAYS_ANY, 0, 0);
+    serve(s, k, m, q, WAYS_ANY);
 }
 
 static cs_serve_fn serve_for(const cs_level *L)

@@ -72,24 +72,23 @@ static inline cs_lru_hint prefetch_victim(const cs_level *L, uint64_t addr, cons
  * sets of 4, 8 or 16 ways, write-back and write-allocate (no inclusive
  * level: the stream's condition). A request within one line is served
  * here with the scan and the victim's search unrolled for the way count
- * (a copy per way count and 3C setting), exactly as cs_access_line and
- * cs_miss serve it (hierarchy.c: the order of events); anything else goes
- * through them. The reference tests run both. */
+ * (a copy per way count and 3C setting: below with a shadow beside the
+ * cache, stream_lean.h without), exactly as cs_access_line and cs_miss
+ * serve it (hierarchy.c: the order of events); anything else goes through
+ * them. The reference tests run both. */
 
-/* Line `line` read or written at level k: cs_access_line's events.
- * classify: 0 no 3C, 1 a shadow beside the cache, 2 the classes queued
- * with the requests (cs_level.queued). */
+/* Line `line` read or written at level k, with a 3C shadow beside the
+ * cache: cs_access_line's events. */
 __attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, size_t k,
                                                                 uint64_t line, int write,
                                                                 const uint32_t ways,
-                                                                const int classify,
                                                                 const cs_lru_hint hint)
 {
     cs_level *L = &s->lv[k];
     cs_cache *c = &L->c;
     L->st.reads += !write;
     L->st.writes += write;
-    if (classify && line + 1 == L->last) { /* the same line again: only the dirty bit */
+    if (line + 1 == L->last) { /* the same line again: only the dirty bit */
         *L->last_slot |= (uint8_t)write;
         return 0;
     }
@@ -97,33 +96,30 @@ __attribute__((always_inline)) static inline unsigned fast_line(tk_cachesim *s, 
     const uint64_t at = (line & c->set_mask) * ways;
     const uint64_t match = scan(c->e + at, line << 2 | CS_VALID, ways);
     if (!match)
-        return cs_lru_miss(s, k, line, write, ways, classify, hint);
+        return cs_lru_miss(s, k, line, write, ways, 1, hint);
     const uint64_t w = at + (uint64_t)__builtin_ctzll(match);
     c->stamp[w] = ++c->clock;
     c->dirty[w] |= (uint8_t)write;
-    if (classify) { /* write-allocate: the shadow takes it either way */
-        if (classify == 1)
-            cs_shadow_hit(&L->shadow, w, line, 1);
-        L->last = line + 1;
-        L->last_slot = c->dirty + w;
-    }
+    cs_shadow_hit(&L->shadow, w, line, 1); /* write-allocate: the shadow takes it either way */
+    L->last = line + 1;
+    L->last_slot = c->dirty + w;
     return 0;
 }
 
-/* Level k's requests from q, each miss added to its access's mask. */
+/* Level k's requests from q, each miss added to its access's mask: the
+ * fast shape with a 3C shadow beside the cache (`ways` 4, 8 or 16), or
+ * any level (WAYS_ANY). */
 __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k,
                                                         uint8_t *masks, cs_queue *q,
-                                                        const uint32_t ways,
-                                                        const int classify, const int fast)
+                                                        const uint32_t ways)
 {
     const cs_level *L = &s->lv[k];
     const unsigned shift = L->shift;
+    const int fast = ways != WAYS_ANY, classify = fast; /* prefetch's */
     for (size_t r = 0; r < q->n && r < AHEAD; r++)
         prefetch(L, q->v[r].lo, ways, classify);
-    /* the victims' ways found by prefetch_victim, request r's at r % HINTS
-     * (only a shadow beside the cache has their places to ask for) */
+    /* the victims' ways found by prefetch_victim, request r's at r % HINTS */
     enum { HINTS = AHEAD / 2 };
-    const int hinted = ways != WAYS_ANY && classify == 1;
     cs_lru_hint hints[HINTS];
     for (size_t r = 0; r < HINTS; r++)
         hints[r] = (cs_lru_hint){CS_NO_HINT, 0};
@@ -131,7 +127,7 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
         if (r + AHEAD < q->n)
             prefetch(L, q->v[r + AHEAD].lo, ways, classify);
         cs_lru_hint hint = {CS_NO_HINT, 0};
-        if (hinted) {
+        if (fast) {
             hint = hints[r % HINTS];
             hints[r % HINTS] = r + HINTS < q->n ? prefetch_victim(L, q->v[r + HINTS].lo, ways)
                                                 : (cs_lru_hint){CS_NO_HINT, 0};
@@ -141,7 +137,7 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
         s->lv[k].cls = x->cls;
         unsigned m;
         if (fast && x->lo >> shift == x->hi >> shift && x->lo <= x->hi)
-            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, classify, hint);
+            m = fast_line(s, k, x->lo >> shift, (int)x->write, ways, hint);
         else
             m = cs_access_range(s, k, x->lo, x->hi, (int)x->write);
         if (x->origin >= 0)
@@ -150,18 +146,20 @@ __attribute__((always_inline)) static inline void serve(tk_cachesim *s, size_t k
     q->n = 0;
 }
 
+#include "cacheray/sim/stream_lean.h"
+
 #define SERVE(ways)                                                                        \
     static void serve##ways(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)             \
     {                                                                                      \
-        serve(s, k, m, q, ways, 0, 1);                                                     \
+        serve_lean(s, k, m, q, ways, 0);                                                   \
     }                                                                                      \
     static void serve##ways##_3c(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)        \
     {                                                                                      \
-        serve(s, k, m, q, ways, 1, 1);                                                     \
+        serve(s, k, m, q, ways);                                                           \
     }                                                                                      \
     static void serve##ways##_q3c(tk_cachesim *s, size_t k, uint8_t *m, cs_queue *q)       \
     {                                                                                      \
-        serve(s, k, m, q, ways, 2, 1);                                                     \
+        serve_lean(s, k, m, q, ways, 2);                                                   \
     }
 SERVE(4)
 SERVE(8)
