@@ -11,7 +11,7 @@
  * word asked for a few requests early.
  *
  * A request is one line of the level: the level's lines are no shorter
- * than those above (cs_levels_init's condition), and a request is one
+ * than those above (cs_stream_init's condition), and a request is one
  * line above, or part of one. */
 #include "cacheray/sim/hierarchy.h"
 
@@ -22,9 +22,10 @@ enum { AHEAD3C = 8 };
  * shadow held it. */
 static inline uint16_t class_of(int seen, int in) { return (uint16_t)(seen | in << 1); }
 
-/* Pages: cs_shadow_access_word with the shadow's state in locals (the
- * compiler reloads fields after each store through a word or the ring),
- * the words of the lines AHEAD3C requests on asked for. */
+/* Pages: cs_shadow_access_map's events with a word per line and the
+ * shadow's state in locals (the compiler reloads fields after each store
+ * through a word or the ring), the words of the lines AHEAD3C requests on
+ * asked for. */
 static void pass_pages(cs_shadow *h, cs_req *v, size_t n, unsigned shift, int wa)
 {
     uint64_t *const ring = h->ring;
