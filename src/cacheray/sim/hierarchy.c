@@ -71,8 +71,8 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
     L->st.write_misses += write;
     const int beside = L->classify && !L->queued; /* the shadow kept beside the cache */
     uint64_t t = beside ? cs_classify_miss(L, line, write, &L->shadow.k, NULL) : 0;
-    if (L->queued)
-        cs_count_class(L);
+    if (L->queued) /* the class came with the request */
+        cs_count_3c(&L->st, L->cls);
     if (write && !L->write_allocate)
         return mask | cs_send(s, k + 1, lo, hi, 1, 1);
     uint64_t first = line << L->shift;
@@ -84,8 +84,8 @@ unsigned cs_miss(tk_cachesim *s, size_t k, uint64_t line, uint64_t lo, uint64_t 
         return mask;
     }
     if (beside)
-        cs_shadow_fill(&L->shadow, &L->shadow.k, (size_t)(slot - L->c.dirty), victim ? victim >> 2 : UINT64_MAX,
-                       t);
+        cs_shadow_fill(&L->shadow, &L->shadow.k, (size_t)(slot - L->c.dirty),
+                       victim ? victim >> 2 : UINT64_MAX, t);
     L->last = line + 1; /* reset if an invalidation below drops it */
     L->last_slot = slot;
     if (victim)

@@ -54,9 +54,21 @@ int cs_queue3c(cs_level *L, cs_queue *q);
 int cs_stream_classify(tk_cachesim *s, size_t k, cs_queue *q);
 void cs_stream_free(tk_cachesim *s);
 
-/* A miss at a level with 3C: count its class, without a branch on it (a
- * coin toss on random traffic). Returns the time of the line's event in
- * the shadow, for cs_shadow_fill. k: the shadow's clock (&L->shadow.k,
+/* A miss's 3C class (cs_req.cls): bit 0, its line was seen before; bit 1,
+ * the shadow held it (and so had seen it). */
+static inline unsigned cs_class(int seen, int in) { return (unsigned)seen | (unsigned)in << 1; }
+
+/* Count a miss of class cls in st, without a branch on the class (a coin
+ * toss on random traffic). */
+static inline void cs_count_3c(tk_cachesim_level_stats *st, unsigned cls)
+{
+    st->compulsory += !(cls & 1);
+    st->capacity += cls == 1;
+    st->conflict += cls >> 1;
+}
+
+/* A miss at a level with a shadow beside its cache: count its class.
+ * Returns the time of the line's event in the shadow, for cs_shadow_fill. k: the shadow's clock (&L->shadow.k,
  * or a pass's copy); w: the line's word or NULL (cs_shadow_miss).
  * Inline, as the shadow's paths are (shadow.h). */
 CS_SHADOW_HOT uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write,
@@ -65,20 +77,9 @@ CS_SHADOW_HOT uint64_t cs_classify_miss(cs_level *L, uint64_t line, int write,
     int seen, allocate = L->write_allocate || !write;
     uint64_t t;
     const int hit = cs_shadow_miss(&L->shadow, k, line, w, allocate, &seen, &t);
-    L->st.compulsory += !seen;
-    L->st.capacity += seen && !hit;
-    L->st.conflict += hit;
+    cs_count_3c(&L->st, cs_class(seen, hit));
     L->oom |= L->shadow.oom;
     return t;
-}
-/* A miss at a level whose requests carry their classes (cs_level.queued):
- * count the class of the request being served. */
-static inline void cs_count_class(cs_level *L)
-{
-    const unsigned cls = L->cls;
-    L->st.compulsory += !(cls & 1);
-    L->st.capacity += cls == 1;
-    L->st.conflict += cls >> 1;
 }
 
 /* At a first-level pass's start: the 3C shadows it reaches (the first

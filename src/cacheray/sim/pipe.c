@@ -254,6 +254,14 @@ static void thread_add(tk_cachesim *s, uint64_t id, uint64_t w)
 
 enum { FEW_TYPES = 16 }; /* types summed per batch in words (FEW_TYPES words) */
 
+/* The thread summed beside a batch's first (a): the other of the last
+ * batch's two, or any id but a's. */
+static uint64_t other_thread(const cs_threads *th, uint64_t a)
+{
+    const uint64_t o = th->pair[0] != a ? th->pair[0] : th->pair[1];
+    return o != a ? o : a + 1;
+}
+
 /* The batch's types (noted for the misses below and the worker) and
  * counts per type; the sums of threads a and o (any other id) returned
  * and in *so. With few types, each type's counts are summed in a word
@@ -323,8 +331,7 @@ __attribute__((always_inline)) static inline void count_first_as(tk_cachesim *s,
         return;
     cs_threads *th = &s->threads;
     const uint64_t a = b->thread[0];
-    uint64_t o = th->pair[0] != a ? th->pair[0] : th->pair[1];
-    o = o != a ? o : a + 1; /* any id but a's */
+    uint64_t o = other_thread(th, a);
     uint64_t sum[FEW_TYPES], so, sa;
     if (ntypes <= FEW_TYPES) {
         memset(sum, 0, sizeof sum);
@@ -382,10 +389,7 @@ static int count_below_sums(tk_cachesim *s, const cs_batch *b)
     const size_t n = b->n, ntypes = s->types.n;
     if (n == 0)
         return 1;
-    const uint64_t a = b->thread[0];
-    const uint64_t *pair = s->threads.pair;
-    uint64_t o = pair[0] != a ? pair[0] : pair[1];
-    o = o != a ? o : a + 1; /* any id but a's */
+    const uint64_t a = b->thread[0], o = other_thread(&s->threads, a);
     uint64_t sum[FEW_TYPES] = {0}, sa = 0, so = 0;
     size_t na = 0, no = 0;
     const int few = ntypes <= FEW_TYPES;

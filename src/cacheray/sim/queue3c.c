@@ -3,7 +3,7 @@
  * follows its requests only: what its cache holds changes nothing there.
  * So each request's class (whether its line was seen, whether the shadow
  * held it) is worked out here and carried by the request, and a miss
- * only counts it (cs_count_class). Kept beside the cache (shadow.h's
+ * only counts it (cs_count_3c). Kept beside the cache (shadow.h's
  * per-slot times), a shadow of a level with mostly misses made three or
  * four probes of a map per miss (the line, the line the shadow evicts,
  * the victim leaving the cache) and took more than half the levels'
@@ -17,10 +17,6 @@
 
 /* Requests looked ahead: enough to cover a trip to memory. */
 enum { AHEAD3C = 8 };
-
-/* A request's class (cs_req.cls): bit 0, its line was seen; bit 1, the
- * shadow held it. */
-static inline uint16_t class_of(int seen, int in) { return (uint16_t)(seen | in << 1); }
 
 /* Pages: cs_shadow_access_map's events with a word per line and the
  * shadow's state in locals (the compiler reloads fields after each store
@@ -43,7 +39,7 @@ static void pass_pages(cs_shadow *h, cs_req *v, size_t n, unsigned shift, int wa
             w = cs_shadow_word(h, line);
         const uint32_t old = *w;
         const int in = old >= bound;
-        v[r].cls = class_of(old != 0, in);
+        v[r].cls = (uint16_t)cs_class(old != 0, in);
         if (in) {
             ring[old & rmask] = 0; /* dead before the event's compaction */
         } else if (wa || !v[r].write) {
@@ -85,7 +81,7 @@ static void pass_map(cs_shadow *h, cs_req *v, size_t n, unsigned shift, int wa)
         }
         int seen;
         const int in = cs_shadow_access_map(h, &k, v[r].lo >> shift, wa || !v[r].write, &seen);
-        v[r].cls = class_of(seen, in);
+        v[r].cls = (uint16_t)cs_class(seen, in);
     }
     h->k = k;
 }

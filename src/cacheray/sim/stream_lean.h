@@ -14,9 +14,7 @@
 typedef struct lean_state {
     uint64_t clock, last;    /* the cache's clock; cs_level.last */
     uint8_t *last_slot;
-    /* counts not yet added to the level's stats */
-    uint64_t reads, writes, read_misses, write_misses, writebacks;
-    uint64_t compulsory, capacity, conflict;
+    tk_cachesim_level_stats st; /* counts not yet added to the level's */
     cs_req *nv;              /* the next level's queue (none below the last) */
     size_t nn, ncap;
 } lean_state;
@@ -40,14 +38,14 @@ static inline void lean_store(tk_cachesim *s, size_t k, const lean_state *x)
     L->c.clock = x->clock;
     L->last = x->last;
     L->last_slot = x->last_slot;
-    st->reads += x->reads;
-    st->writes += x->writes;
-    st->read_misses += x->read_misses;
-    st->write_misses += x->write_misses;
-    st->writebacks += x->writebacks;
-    st->compulsory += x->compulsory;
-    st->capacity += x->capacity;
-    st->conflict += x->conflict;
+    st->reads += x->st.reads;
+    st->writes += x->st.writes;
+    st->read_misses += x->st.read_misses;
+    st->write_misses += x->st.write_misses;
+    st->writebacks += x->st.writebacks;
+    st->compulsory += x->st.compulsory;
+    st->capacity += x->st.capacity;
+    st->conflict += x->st.conflict;
     if (k + 1 < s->nlevels)
         s->queue[k + 1].n = x->nn;
 }
@@ -77,13 +75,10 @@ lean_miss(tk_cachesim *s, size_t k, lean_state *x, const cs_req *r, uint64_t lin
     cs_cache *c = &s->lv[k].c;
     const unsigned shift = s->lv[k].shift;
     const int write = (int)r->write;
-    x->read_misses += !write;
-    x->write_misses += write;
-    if (classify) {
-        x->compulsory += !(r->cls & 1);
-        x->capacity += r->cls == 1;
-        x->conflict += r->cls >> 1;
-    }
+    x->st.read_misses += !write;
+    x->st.write_misses += write;
+    if (classify)
+        cs_count_3c(&x->st, r->cls);
     const uint64_t first = line << shift, bytes = 1ULL << shift;
     if (below)
         lean_push(s, k, x, first, first + (bytes - 1), r->origin, 0);
@@ -95,7 +90,7 @@ lean_miss(tk_cachesim *s, size_t k, lean_state *x, const cs_req *r, uint64_t lin
     x->last_slot = c->dirty + w;
     if (victim & CS_DIRTY) {
         const uint64_t vfirst = (victim >> 2) << shift;
-        x->writebacks++;
+        x->st.writebacks++;
         if (below)
             lean_push(s, k, x, vfirst, vfirst + (bytes - 1), -1, 1);
     }
@@ -133,12 +128,12 @@ __attribute__((always_inline)) static inline void serve_lean(tk_cachesim *s, siz
             m = cs_access_range(s, k, y->lo, y->hi, write);
             lean_load(s, k, &x);
         } else if (classify && line + 1 == x.last) { /* the same line again: only the dirty bit */
-            x.reads += !write;
-            x.writes += write;
+            x.st.reads += !write;
+            x.st.writes += write;
             *x.last_slot |= (uint8_t)write;
         } else {
-            x.reads += !write;
-            x.writes += write;
+            x.st.reads += !write;
+            x.st.writes += write;
             const uint64_t at = (line & set_mask) * ways;
             const uint64_t match = scan(c->e + at, line << 2 | CS_VALID, ways);
             if (match) {

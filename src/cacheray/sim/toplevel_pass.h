@@ -109,7 +109,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     const size_t n = b->n;
     size_t greads = 0, gwrites = 0, zero = 0, nmiss = 0;
     uint64_t read_misses = 0, write_misses = 0, writebacks = 0;
-    uint64_t compulsory = 0, capacity = 0, conflict = 0;
+    tk_cachesim_level_stats c3 = {0}; /* the only level's 3C counts */
     memset(b->mask, 0, n);
     /* Run by run: the accesses after a run's first stay in its line, hit
      * and change nothing but its dirty bit (set from the run's writes). */
@@ -187,9 +187,7 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
         if (classify) { /* cs_classify_miss, its counts in locals */
             int seen;
             const int hit = cs_shadow_miss(h, &k, line, word, 1, &seen, &t);
-            compulsory += !seen;
-            capacity += seen && !hit;
-            conflict += hit;
+            cs_count_3c(&c3, cs_class(seen, hit));
         }
         const uint64_t w = set * ways + lru_way(stamp + set * ways, ways);
         const uint64_t victim = e[w];
@@ -210,9 +208,9 @@ __attribute__((always_inline)) static inline void top_pass(tk_cachesim *s, cs_ba
     L->st.read_misses += read_misses;
     L->st.write_misses += write_misses;
     L->st.writebacks += writebacks;
-    L->st.compulsory += compulsory;
-    L->st.capacity += capacity;
-    L->st.conflict += conflict;
+    L->st.compulsory += c3.compulsory;
+    L->st.capacity += c3.capacity;
+    L->st.conflict += c3.conflict;
     L->oom |= h->oom;
     s->tot.zero_size += zero;
 }
