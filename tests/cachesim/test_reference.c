@@ -6,8 +6,9 @@
  * 4, 8 and 16 ways (toplevel.c's fast paths), and levels with
  * larger and smaller lines than the level above, each with 3C
  * classification and without; and the deepest hierarchy there can be;
- * and the first level's 3C shadow leaving its pages for its map, and
- * renumbering its 32-bit times.
+ * and the 3C shadows (beside the first level's cache, fed their requests
+ * alone below it) leaving their pages for their maps, renumbering their
+ * 32-bit times, and in their maps from the start.
  * Every counter of every level must match,
  * and so must each thread's misses per level, fed record by record and
  * through tk_cachesim_run. ctest runs it again with TRACEKIT_NO_AVX2 set,
@@ -15,7 +16,7 @@
  * TRACEKIT_CACHESIM_THREADS=1, for tk_cachesim_run on one thread. */
 #include <string.h>
 
-#include "cacheray/sim/sim_int.h" /* the first level's 3C shadow: shadow_pages */
+#include "cacheray/sim/sim_int.h" /* the 3C shadows: shadow_pages, shadow_maps */
 #include "refsim.h"
 #include "simtest.h"
 
@@ -159,7 +160,6 @@ static void compare(const char *what, const tk_cachesim_config *c, uint64_t seed
 {
     compare_traffic(what, c, seed, 0);
 }
-
 
 static void every_combination(void **state)
 {

@@ -4,7 +4,8 @@
  * its requests' classes queued (queue3c.c). The level's clock, stats, last
  * line and the next level's queue are kept in locals: as fields, each
  * store through the sets' tables (which may alias them) made the compiler
- * load them again, and a request took a third more instructions. The
+ * load them again: three levels on random traffic ran 13% more of the
+ * worker's instructions (callgrind, 2068 M against 1837 M). The
  * events are fast_line's and cs_lru_miss's (stream_pass.h, lrumiss.h), in
  * their order; a request the fast path does not take goes through
  * cs_access_range with the locals written back. Part of stream_pass.h. */
